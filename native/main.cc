@@ -1,0 +1,194 @@
+// The contest binary: `iopddl PROBLEM TIMEOUT_SECONDS`, plus `iopddl evaluate`.
+// A thin client of the core: parse arguments, load, solve, print.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "evaluate.h"
+#include "load_json.h"
+#include "solution_io.h"
+#include "solver.h"
+#include "version.h"
+
+using namespace iopddl;
+
+namespace {
+
+const char* kUsage =
+    "usage: iopddl [options] PROBLEM TIMEOUT_SECONDS\n"
+    "       iopddl evaluate PROBLEM SOLUTION_FILE\n"
+    "\n"
+    "Solves an intra-operator parallelism problem (contest JSON, plain or .gz)\n"
+    "within TIMEOUT_SECONDS of wall time, load and output included. Progress lines\n"
+    "start with '#'; the last line is the solution [s0, s1, ...].\n"
+    "\n"
+    "options:\n"
+    "  --threads N   search threads (default: all cores)\n"
+    "  --seed N      random seed (default: 1)\n"
+    "  --quiet       print only the solution line\n"
+    "  --help        this text\n"
+    "  --version     the version\n"
+    "\n"
+    "exit status: 0 feasible answer; 1 no feasible answer found (the least-violating\n"
+    "one is still printed); 2 bad arguments; 3 unreadable or invalid input.\n";
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "iopddl: %s\n\n%s", msg.c_str(), kUsage);
+  return 2;
+}
+
+bool parse_number(const char* s, double* out) {
+  if (!*s) return false;
+  char* end = nullptr;
+  double v = std::strtod(s, &end);
+  if (*end != '\0' || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+bool parse_uint(const char* s, uint64_t* out) {
+  if (!*s) return false;
+  for (const char* c = s; *c; ++c)
+    if (*c < '0' || *c > '9') return false;
+  errno = 0;
+  unsigned long long v = std::strtoull(s, nullptr, 10);
+  if (errno) return false;
+  *out = v;
+  return true;
+}
+
+std::string percent(Int128 num, Int128 den) {
+  if (den <= 0) return "?";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", 100.0 * double(num) / double(den));
+  return buf;
+}
+
+int run_evaluate(int argc, char** argv) {
+  if (argc != 4) return usage_error("evaluate needs PROBLEM and SOLUTION_FILE");
+  Problem p;
+  Status st = load_problem_file(argv[2], &p);
+  if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
+  FILE* f = std::fopen(argv[3], "rb");
+  if (!f) { std::fprintf(stderr, "iopddl: %s: cannot open file: %s\n", argv[3], std::strerror(errno)); return 3; }
+  std::string text;
+  char buf[1 << 16];
+  size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
+  std::fclose(f);
+  std::vector<int32_t> a;
+  st = parse_solution(text, argv[3], &a);
+  if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
+  Evaluation ev = evaluate(p, a);
+  if (!ev.status.ok) { std::fprintf(stderr, "iopddl: %s: %s\n", argv[3], ev.status.message.c_str()); return 1; }
+  std::printf("problem:           %s (%d nodes, %d edges)\n", p.name.c_str(), p.num_nodes(), p.num_edges());
+  std::printf("node cost:         %s\n", to_string(ev.node_cost).c_str());
+  std::printf("edge cost:         %s\n", to_string(ev.edge_cost).c_str());
+  std::printf("total cost:        %s\n", to_string(ev.total_cost).c_str());
+  std::printf("forbidden entries: %lld\n", (long long)ev.forbidden_entries);
+  std::printf("peak usage:        %s at time %lld\n", to_string(ev.peak_usage).c_str(), (long long)ev.peak_time);
+  if (p.has_usage_limit)
+    std::printf("usage limit:       %lld (%s)\n", (long long)p.usage_limit,
+                ev.within_limit ? "within" : "EXCEEDED");
+  else
+    std::printf("usage limit:       none\n");
+  std::printf("feasible:          %s\n", ev.feasible() ? "yes" : "no");
+  return ev.feasible() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (argc >= 2 && std::strcmp(argv[1], "evaluate") == 0) return run_evaluate(argc, argv);
+  int threads = 0;
+  uint64_t seed = 1;
+  bool quiet = false;
+  std::vector<const char*> pos;
+  for (int k = 1; k < argc; ++k) {
+    const char* a = argv[k];
+    if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h")) { std::fputs(kUsage, stdout); return 0; }
+    if (!std::strcmp(a, "--version")) { std::printf("iopddl %s\n", IOPDDL_VERSION); return 0; }
+    if (!std::strcmp(a, "--quiet")) { quiet = true; continue; }
+    if (!std::strcmp(a, "--threads") || !std::strcmp(a, "--seed")) {
+      if (k + 1 >= argc) return usage_error(std::string(a) + " needs a value");
+      uint64_t v;
+      if (!parse_uint(argv[k + 1], &v)) return usage_error(std::string(a) + " needs a non-negative integer, got '" + argv[k + 1] + "'");
+      if (!std::strcmp(a, "--threads")) {
+        if (v < 1 || v > 256) return usage_error("--threads must be between 1 and 256");
+        threads = int(v);
+      } else {
+        seed = v;
+      }
+      ++k;
+      continue;
+    }
+    if (a[0] == '-' && a[1] == '-') return usage_error(std::string("unknown option ") + a);
+    pos.push_back(a);
+  }
+  if (pos.size() != 2) return usage_error("expected PROBLEM and TIMEOUT_SECONDS");
+  double timeout;
+  if (!parse_number(pos[1], &timeout)) return usage_error(std::string("TIMEOUT_SECONDS must be a number, got '") + pos[1] + "'");
+  if (timeout < 0) return usage_error("TIMEOUT_SECONDS must not be negative");
+
+  Problem p;
+  Status st = load_problem_file(pos[0], &p);
+  if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
+  const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Keep a margin for stopping threads and printing: the contest counts it all.
+  const double margin = std::min(0.25 * timeout, 0.3 + 0.01 * timeout);
+  SolveOptions opt;
+  opt.time_limit_seconds = std::max(0.0, timeout - margin - load_s);
+  opt.threads = threads;
+  opt.seed = seed;
+  if (!quiet) {
+    std::printf("# iopddl %s: %s, %d nodes, %d edges, limit %s, loaded in %.3f s\n", IOPDDL_VERSION,
+                p.name.c_str(), p.num_nodes(), p.num_edges(),
+                p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "none", load_s);
+    opt.on_progress = [&](const Progress& pr) {
+      if (std::strcmp(pr.event, "improved") == 0) {
+        std::printf("# %.3f s cost %s%s", pr.elapsed_seconds + load_s, to_string(pr.best_cost).c_str(),
+                    pr.feasible ? "" : " (infeasible)");
+        if (pr.has_lower_bound && pr.feasible)
+          std::printf(" bound %s gap %s%%", to_string(pr.lower_bound).c_str(),
+                      percent(pr.best_cost - pr.lower_bound, pr.best_cost).c_str());
+        std::printf("\n");
+        std::fflush(stdout);
+      } else if (std::strcmp(pr.event, "start") == 0 && pr.has_lower_bound) {
+        std::printf("# %.3f s bound %s\n", pr.elapsed_seconds + load_s, to_string(pr.lower_bound).c_str());
+        std::fflush(stdout);
+      }
+    };
+    opt.heartbeat_seconds = 0;
+  }
+  SolveResult r = solve(p, opt);
+  if (!r.status.ok) { std::fprintf(stderr, "iopddl: %s\n", r.status.message.c_str()); return 3; }
+  if (!quiet) {
+    const auto& s = r.stats;
+    std::printf("# done in %.3f s: %lld rounds, %lld forest solves, %lld local moves, %lld improvements, "
+                "%lld of %lld strategies removed, %d threads\n",
+                r.elapsed_seconds + load_s, (long long)s.rounds, (long long)s.forest_solves,
+                (long long)s.local_moves, (long long)s.improvements, (long long)s.strategies_removed,
+                (long long)s.strategies_total, s.threads);
+    if (r.feasible)
+      std::printf("# cost %s (nodes %s, edges %s), peak usage %s%s%s\n", to_string(r.evaluation.total_cost).c_str(),
+                  to_string(r.evaluation.node_cost).c_str(), to_string(r.evaluation.edge_cost).c_str(),
+                  to_string(r.evaluation.peak_usage).c_str(), p.has_usage_limit ? " of " : "",
+                  p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "");
+  }
+  if (!r.feasible) {
+    if (r.proven_infeasible)
+      std::fprintf(stderr, "iopddl: no feasible assignment exists (the reductions emptied a domain); printing the least-violating one found\n");
+    else
+      std::fprintf(stderr, "iopddl: no feasible assignment found within the time limit; printing the least-violating one found\n");
+  }
+  std::string line = format_solution(r.assignment);
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+  return r.feasible ? 0 : 1;
+}

@@ -1,0 +1,28 @@
+// The contest's objective and constraint for any assignment, in exact 128-bit
+// arithmetic: the one source of truth for costs reported anywhere.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "int128.h"
+#include "problem.h"
+#include "status.h"
+
+namespace iopddl {
+
+struct Evaluation {
+  Status status;                 // not ok: wrong length or a strategy out of range
+  Int128 node_cost = 0, edge_cost = 0, total_cost = 0;
+  int64_t forbidden_entries = 0;  // chosen node/edge entries >= 10^18
+  Int128 peak_usage = 0;
+  int64_t peak_time = 0;          // first time point where the peak is reached
+  int32_t peak_segment = -1;
+  bool within_limit = true;
+  bool feasible() const { return status.ok && within_limit && forbidden_entries == 0; }
+  // Usage per compressed segment: usage[k] holds on [time_point[k], time_point[k+1]).
+  std::vector<Int128> usage;
+};
+
+Evaluation evaluate(const Problem& p, const std::vector<int32_t>& assignment);
+
+}  // namespace iopddl

@@ -1,0 +1,35 @@
+// The best assignment found by any thread. Threads offer candidates; the exact
+// evaluator decides. Ranking: feasible before infeasible; among infeasible ones,
+// fewer forbidden entries, then less memory over the limit, then cost.
+#pragma once
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "evaluate.h"
+
+namespace iopddl {
+
+class Incumbent {
+ public:
+  explicit Incumbent(const Problem& p) : p_(p) {}
+  // Returns true if `a` became the new best (then `*out` holds its evaluation).
+  bool offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit);
+  // Copies the best assignment; false when there is none yet.
+  bool snapshot(std::vector<int32_t>* out, Evaluation* ev = nullptr) const;
+  bool has() const { return has_.load(); }
+  double approx_cost() const { return approx_.load(); }
+  bool feasible() const { return feasible_.load(); }
+  uint64_t version() const { return version_.load(); }
+
+ private:
+  const Problem& p_;
+  mutable std::mutex mu_;
+  std::vector<int32_t> best_;
+  Evaluation eval_;
+  std::atomic<bool> has_{false}, feasible_{false};
+  std::atomic<double> approx_{0};
+  std::atomic<uint64_t> version_{0};
+};
+
+}  // namespace iopddl

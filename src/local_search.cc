@@ -1,0 +1,99 @@
+#include "local_search.h"
+
+#include <algorithm>
+
+namespace iopddl {
+
+void LocalSearch::init(const SearchModel& m) {
+  m_ = &m;
+  by_start_.clear();
+  for (int i = 0; i < m.n; ++i)
+    if (m.has_interval(i) && m.dom_size(i) > 1) by_start_.push_back(i);
+  std::sort(by_start_.begin(), by_start_.end(),
+            [&](int a, int b) { return m.p->seg_lo[a] < m.p->seg_lo[b]; });
+  queued_.assign(m.n, 0);
+}
+
+int64_t LocalSearch::descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop) {
+  const SearchModel& m = *m_;
+  queue_.clear();
+  for (int i = 0; i < m.n; ++i)
+    if (m.dom_size(i) > 1) queue_.push_back(i);
+  for (size_t k = queue_.size(); k > 1; --k) std::swap(queue_[k - 1], queue_[rng->below(uint32_t(k))]);
+  for (int i : queue_) queued_[i] = 1;
+  int64_t moves = 0;
+  size_t head = 0;
+  while (head < queue_.size()) {
+    if ((head & 1023) == 0 && should_stop()) break;
+    const int i = queue_[head++];
+    queued_[i] = 0;
+    const int cur = st->s[i];
+    const int64_t cur_use = m.usage(i, cur);
+    const int64_t room = m.has_interval(i) ? m.limit - st->max_over(i) : INT64_MAX;
+    double best = -1e-9;
+    int best_t = -1;
+    const int32_t* d = m.domain(i);
+    for (int k = 0; k < m.dom_size(i); ++k) {
+      const int t = d[k];
+      if (t == cur) continue;
+      const int64_t du = m.usage(i, t) - cur_use;
+      if (du > 0 && du > room) continue;
+      double delta = st->move_delta(i, t);
+      if (delta < best) { best = delta; best_t = t; }
+    }
+    if (best_t < 0) continue;
+    st->apply(i, best_t, best);
+    ++moves;
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+      int o = m.adj[a].other;
+      if (!queued_[o] && m.dom_size(o) > 1) { queued_[o] = 1; queue_.push_back(o); }
+    }
+    if (!queued_[i]) { queued_[i] = 1; queue_.push_back(i); }
+    // Keep the queue from growing without bound on long runs.
+    if (head > (1u << 20) && head * 2 > queue_.size()) {
+      queue_.erase(queue_.begin(), queue_.begin() + head);
+      head = 0;
+    }
+  }
+  for (size_t k = head; k < queue_.size(); ++k) queued_[queue_[k]] = 0;
+  return moves;
+}
+
+bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_stop) {
+  const SearchModel& m = *m_;
+  if (m.p->num_segments() == 0) return true;
+  int guard = 0;
+  while (st->peak() > m.limit) {
+    if ((++guard & 63) == 0 && should_stop()) return false;
+    const int t = st->usage.argmax();
+    const int64_t excess = st->peak() - m.limit;
+    double best_score = 0;
+    int best_i = -1, best_s = -1;
+    int64_t best_red = 0;
+    for (int i : by_start_) {
+      if (m.p->seg_lo[i] > t) break;
+      if (m.p->seg_hi[i] <= t) continue;
+      const int cur = st->s[i];
+      const int64_t cu = m.usage(i, cur);
+      const int32_t* d = m.domain(i);
+      for (int k = 0; k < m.dom_size(i); ++k) {
+        const int s = d[k];
+        const int64_t red = cu - m.usage(i, s);
+        if (red <= 0) continue;
+        const double delta = st->move_delta(i, s);
+        const double score = delta / double(std::min(red, excess));
+        if (best_i < 0 || score < best_score || (score == best_score && red > best_red)) {
+          best_score = score;
+          best_i = i;
+          best_s = s;
+          best_red = red;
+        }
+      }
+    }
+    if (best_i < 0) return false;
+    st->set(best_i, best_s);
+  }
+  return true;
+}
+
+}  // namespace iopddl

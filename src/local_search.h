@@ -1,0 +1,30 @@
+// Memory-aware local search: best-improvement single-node moves that keep the
+// usage within the limit, and a repair that brings an over-limit assignment back
+// under it at the least cost per unit of memory freed.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "rng.h"
+#include "search_state.h"
+
+namespace iopddl {
+
+class LocalSearch {
+ public:
+  void init(const SearchModel& m);
+  // Descends to a local optimum of single-node moves that fit the limit (an
+  // over-limit state only takes moves that do not raise usage). Returns moves made.
+  int64_t descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop);
+  // Lowers usage at the peak until the state fits; false if it cannot.
+  bool repair(SearchState* st, const std::function<bool()>& should_stop);
+
+ private:
+  const SearchModel* m_ = nullptr;
+  std::vector<int32_t> by_start_;  // nodes with an interval, by seg_lo
+  std::vector<int32_t> queue_;
+  std::vector<char> queued_;
+};
+
+}  // namespace iopddl

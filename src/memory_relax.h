@@ -1,0 +1,32 @@
+// Lagrangian relaxation of the memory limit: a multiplier per compressed time
+// segment. A node pays (sum of its segments' multipliers) x usage, which turns
+// the limit into ordinary unary costs that the pairwise solvers handle.
+#pragma once
+#include <vector>
+
+#include "rng.h"
+#include "search_model.h"
+
+namespace iopddl {
+
+class MemoryRelax {
+ public:
+  void init(const SearchModel& m);
+  bool needed() const { return needed_; }
+  // weight[i] = sum of the multipliers over node i's segments.
+  void node_weights(std::vector<double>* weight) const;
+  // Raises multipliers where `assign` is over the limit, lets the others decay.
+  void update(const std::vector<int32_t>& assign, Rng* rng);
+  // Multiplies all multipliers (diversification between threads and rounds).
+  void scale(double f);
+  double rate() const { return rate_; }
+
+ private:
+  const SearchModel* m_ = nullptr;
+  bool needed_ = false;
+  double rate_ = 0;             // a typical cost per unit of memory
+  std::vector<double> lambda_;  // per segment
+  std::vector<double> profile_;
+};
+
+}  // namespace iopddl

@@ -1,0 +1,51 @@
+// The problem as flat arrays (offsets + values): one allocation per field, not
+// one per node, so a 150 MB instance stays a small multiple of its file size.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "status.h"
+
+namespace iopddl {
+
+struct Problem {
+  std::string name;
+  bool has_usage_limit = false;
+  int64_t usage_limit = 0;
+
+  // Nodes: half-open live interval [lo, hi); strategy s of node i lives at
+  // strategy_offset[i] + s in node_cost / node_usage.
+  std::vector<int64_t> interval_lo, interval_hi;
+  std::vector<uint64_t> strategy_offset{0};
+  std::vector<int64_t> node_cost, node_usage;
+
+  // Edges: cost of (s_u, s_v) at edge_cost_offset[e] + s_u * K_v + s_v.
+  std::vector<int32_t> edge_u, edge_v;
+  std::vector<uint64_t> edge_cost_offset{0};
+  std::vector<int64_t> edge_cost;
+
+  // Compressed time: the distinct interval endpoints, sorted. Segment k is
+  // [time_point[k], time_point[k+1]); node i covers segments [seg_lo, seg_hi).
+  std::vector<int64_t> time_point;
+  std::vector<int32_t> seg_lo, seg_hi;
+
+  int num_nodes() const { return int(interval_lo.size()); }
+  int num_edges() const { return int(edge_u.size()); }
+  int num_segments() const { return time_point.empty() ? 0 : int(time_point.size()) - 1; }
+  int num_strategies(int i) const { return int(strategy_offset[i + 1] - strategy_offset[i]); }
+  int64_t cost(int i, int s) const { return node_cost[strategy_offset[i] + s]; }
+  int64_t usage(int i, int s) const { return node_usage[strategy_offset[i] + s]; }
+  const int64_t* edge_matrix(int e) const { return edge_cost.data() + edge_cost_offset[e]; }
+  int64_t edge_entry(int e, int su, int sv) const {
+    return edge_matrix(e)[uint64_t(su) * num_strategies(edge_v[e]) + sv];
+  }
+  int64_t limit_or_max() const { return has_usage_limit ? usage_limit : INT64_MAX; }
+  uint64_t total_strategies() const { return node_cost.size(); }
+};
+
+// Checks shapes and ranges (counts, lengths, endpoints) and builds the
+// compressed time axis. Messages name the field and index. Called by the loader.
+Status finalize_problem(Problem* p);
+
+}  // namespace iopddl

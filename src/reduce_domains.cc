@@ -1,0 +1,138 @@
+#include "reduce_domains.h"
+
+#include <algorithm>
+
+#include "int128.h"
+#include "usage_tree.h"
+
+namespace iopddl {
+namespace {
+
+bool forbidden(double c) { return c >= double(kForbiddenThreshold); }
+
+// Rebuilds dom/dom_off keeping strategies with keep[offset + s].
+void compact(SearchModel* m, const std::vector<char>& keep) {
+  const Problem& p = *m->p;
+  std::vector<int32_t> dom;
+  dom.reserve(m->dom.size());
+  std::vector<uint32_t> off(m->n + 1, 0);
+  for (int i = 0; i < m->n; ++i) {
+    for (int k = 0; k < m->dom_size(i); ++k) {
+      int s = m->domain(i)[k];
+      if (keep[p.strategy_offset[i] + s]) dom.push_back(s);
+    }
+    off[i + 1] = uint32_t(dom.size());
+  }
+  m->dom.swap(dom);
+  m->dom_off.swap(off);
+}
+
+}  // namespace
+
+ReduceStats reduce_domains(SearchModel* m, const std::atomic<bool>* stop) {
+  ReduceStats st;
+  const Problem& p = *m->p;
+  const int n = m->n;
+  std::vector<char> keep(p.total_strategies(), 0);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < m->dom_size(i); ++k) keep[p.strategy_offset[i] + m->domain(i)[k]] = 1;
+  std::vector<int> live(n);
+  for (int i = 0; i < n; ++i) live[i] = m->dom_size(i);
+
+  auto remove = [&](int i, int s, int64_t* counter) {
+    keep[p.strategy_offset[i] + s] = 0;
+    live[i]--;
+    (*counter)++;
+  };
+
+  // 1. Strategies whose own cost is forbidden.
+  for (int i = 0; i < n; ++i)
+    for (int s = 0; s < p.num_strategies(i); ++s)
+      if (keep[p.strategy_offset[i] + s] && forbidden(m->node_cost(i, s)) && live[i] > 0)
+        remove(i, s, &st.removed_forbidden_node);
+
+  // 2./3. Arc consistency on forbidden edge entries, and the memory rule, to a fixpoint.
+  std::vector<char> queued(n, 1);
+  std::vector<int> queue(n);
+  for (int i = 0; i < n; ++i) queue[i] = i;
+  bool changed_any = true;
+  for (int outer = 0; changed_any && outer < 50; ++outer) {
+    changed_any = false;
+    size_t head = 0;
+    while (head < queue.size()) {
+      if (stop && stop->load(std::memory_order_relaxed)) break;
+      int i = queue[head++];
+      queued[i] = 0;
+      bool changed = false;
+      for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a) {
+        const Incidence& inc = m->adj[a];
+        int o = inc.other;
+        for (int s = 0; s < p.num_strategies(i); ++s) {
+          if (!keep[p.strategy_offset[i] + s]) continue;
+          bool supported = false;
+          for (int t = 0; t < p.num_strategies(o) && !supported; ++t)
+            supported = keep[p.strategy_offset[o] + t] && !forbidden(m->pair_cost(inc, s, t));
+          if (!supported) {
+            remove(i, s, &st.removed_arc);
+            changed = true;
+          }
+        }
+        if (live[i] == 0) break;
+      }
+      if (live[i] == 0) { st.wiped_out = true; break; }
+      if (changed) {
+        changed_any = true;
+        for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a) {
+          int o = m->adj[a].other;
+          if (!queued[o]) { queued[o] = 1; queue.push_back(o); }
+        }
+      }
+    }
+    queue.clear();
+    if (st.wiped_out) break;
+    if (!p.has_usage_limit || p.num_segments() == 0) break;
+    // Memory: with every other node at its least usage, strategy s of node i
+    // must still fit somewhere in i's interval.
+    UsageTree base;
+    base.init(p.num_segments());
+    std::vector<int64_t> umin(n, 0);
+    for (int i = 0; i < n; ++i) {
+      if (!m->has_interval(i)) continue;
+      int64_t best = INT64_MAX;
+      for (int s = 0; s < p.num_strategies(i); ++s)
+        if (keep[p.strategy_offset[i] + s]) best = std::min(best, p.usage(i, s));
+      umin[i] = best;
+      base.add(p.seg_lo[i], p.seg_hi[i], best);
+    }
+    if (base.global_max() > p.usage_limit) { st.wiped_out = true; break; }
+    for (int i = 0; i < n; ++i) {
+      if (!m->has_interval(i)) continue;
+      int64_t room = p.usage_limit - base.max(p.seg_lo[i], p.seg_hi[i]);
+      bool changed = false;
+      for (int s = 0; s < p.num_strategies(i); ++s) {
+        if (keep[p.strategy_offset[i] + s] && p.usage(i, s) - umin[i] > room) {
+          remove(i, s, &st.removed_memory);
+          changed = true;
+        }
+      }
+      if (changed) {
+        changed_any = true;
+        for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a) {
+          int o = m->adj[a].other;
+          if (!queued[o]) { queued[o] = 1; queue.push_back(o); }
+        }
+      }
+    }
+  }
+  for (int i = 0; i < n && !st.wiped_out; ++i)
+    if (live[i] == 0) st.wiped_out = true;
+  if (st.wiped_out) {
+    m->build(p);  // back to full domains; the search minimises the violation
+    return st;
+  }
+  compact(m, keep);
+  for (int i = 0; i < n; ++i) st.nodes_fixed += m->dom_size(i) == 1;
+  return st;
+}
+
+}  // namespace iopddl

@@ -1,0 +1,24 @@
+// Exact domain reductions: remove strategies that no feasible, forbidden-free
+// assignment can use. Every optimal answer survives, so nothing needs undoing:
+// the search runs on the live strategies with their original indices.
+#pragma once
+#include <atomic>
+#include <cstdint>
+
+#include "search_model.h"
+
+namespace iopddl {
+
+struct ReduceStats {
+  int64_t removed_forbidden_node = 0;  // strategy cost is forbidden
+  int64_t removed_arc = 0;             // no allowed partner on some edge
+  int64_t removed_memory = 0;          // cannot fit even with every other node at its minimum
+  int64_t nodes_fixed = 0;             // nodes left with one strategy
+  bool wiped_out = false;              // a domain emptied: no feasible assignment exists
+};
+
+// Shrinks model->dom to a fixpoint. On a wipe-out the full domains are restored
+// (so the search can still return the least-violating answer) and wiped_out is set.
+ReduceStats reduce_domains(SearchModel* model, const std::atomic<bool>* stop = nullptr);
+
+}  // namespace iopddl

@@ -1,0 +1,46 @@
+// What every worker thread shares: the model, the incumbent, the clock, the
+// stop conditions and the statistics counters.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <mutex>
+
+#include "incumbent.h"
+#include "search_model.h"
+#include "solver.h"
+
+namespace iopddl {
+
+struct SearchContext {
+  const SearchModel* model = nullptr;
+  const SolveOptions* options = nullptr;
+  Incumbent* incumbent = nullptr;
+  std::chrono::steady_clock::time_point start, deadline;
+  std::atomic<bool> done{false};
+
+  std::atomic<int64_t> rounds{0}, forest_solves{0}, local_moves{0}, repairs{0}, improvements{0};
+  std::mutex progress_mu;  // serialises callbacks and the history
+  std::vector<ImprovementPoint> history;
+  double first_feasible_seconds = -1;
+  bool has_lower_bound = false;
+  Int128 lower_bound = 0;
+
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  bool should_stop() const {
+    if (done.load(std::memory_order_relaxed)) return true;
+    if (options->stop && options->stop->load(std::memory_order_relaxed)) return true;
+    return std::chrono::steady_clock::now() >= deadline;
+  }
+  // Offers a candidate to the incumbent and reports an improvement.
+  void offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit);
+  void report(const char* event);
+};
+
+// One search thread: Lagrangian-guided forest dynamic programming, memory
+// repair and memory-aware local search, restarting around the incumbent.
+void run_worker(SearchContext* ctx, int thread_index);
+
+}  // namespace iopddl

@@ -1,0 +1,40 @@
+#include "search_model.h"
+
+namespace iopddl {
+
+void SearchModel::build(const Problem& problem) {
+  p = &problem;
+  n = problem.num_nodes();
+  limit = problem.limit_or_max();
+  adj_off.assign(n + 1, 0);
+  unary.resize(problem.total_strategies());
+  for (size_t k = 0; k < unary.size(); ++k) unary[k] = double(problem.node_cost[k]);
+  for (int e = 0; e < problem.num_edges(); ++e) {
+    int u = problem.edge_u[e], v = problem.edge_v[e];
+    if (u == v) {
+      for (int s = 0; s < problem.num_strategies(u); ++s)
+        unary[problem.strategy_offset[u] + s] += double(problem.edge_entry(e, s, s));
+      continue;
+    }
+    adj_off[u + 1]++;
+    adj_off[v + 1]++;
+  }
+  for (int i = 0; i < n; ++i) adj_off[i + 1] += adj_off[i];
+  adj.resize(adj_off[n]);
+  std::vector<uint32_t> fill(adj_off.begin(), adj_off.end() - 1);
+  for (int e = 0; e < problem.num_edges(); ++e) {
+    int u = problem.edge_u[e], v = problem.edge_v[e];
+    if (u == v) continue;
+    adj[fill[u]++] = {e, v, true};
+    adj[fill[v]++] = {e, u, false};
+  }
+  dom_off.assign(n + 1, 0);
+  dom.clear();
+  dom.reserve(problem.total_strategies());
+  for (int i = 0; i < n; ++i) {
+    for (int s = 0; s < problem.num_strategies(i); ++s) dom.push_back(s);
+    dom_off[i + 1] = uint32_t(dom.size());
+  }
+}
+
+}  // namespace iopddl

@@ -1,0 +1,45 @@
+// The solver's view of a problem: adjacency lists, the live domains left by
+// the reductions, and costs as doubles (exact for integers below 2^53; final
+// answers are always re-costed exactly by evaluate()).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "problem.h"
+
+namespace iopddl {
+
+struct Incidence {
+  int32_t edge;
+  int32_t other;
+  bool self_is_u;  // this node is the row of the edge matrix
+};
+
+struct SearchModel {
+  const Problem* p = nullptr;
+  int n = 0;
+  int64_t limit = INT64_MAX;
+  std::vector<uint32_t> adj_off;   // n + 1
+  std::vector<Incidence> adj;
+  // Live strategies (original indices) of node i: dom[dom_off[i] .. dom_off[i+1]).
+  std::vector<uint32_t> dom_off;
+  std::vector<int32_t> dom;
+  // Node cost plus any self-loop edge's diagonal entry, per original strategy
+  // (indexed like Problem::node_cost). Self-loops are kept out of `adj`.
+  std::vector<double> unary;
+
+  void build(const Problem& problem);  // full domains, adjacency
+  int dom_size(int i) const { return int(dom_off[i + 1] - dom_off[i]); }
+  const int32_t* domain(int i) const { return dom.data() + dom_off[i]; }
+  double node_cost(int i, int s) const { return unary[p->strategy_offset[i] + s]; }
+  int64_t usage(int i, int s) const { return p->usage(i, s); }
+  // Cost of the incidence's edge with this node at `self` and the other at `other`.
+  double pair_cost(const Incidence& a, int self, int other) const {
+    const Problem& q = *p;
+    return a.self_is_u ? double(q.edge_entry(a.edge, self, other))
+                       : double(q.edge_entry(a.edge, other, self));
+  }
+  bool has_interval(int i) const { return p->seg_lo[i] < p->seg_hi[i]; }
+};
+
+}  // namespace iopddl

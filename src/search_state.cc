@@ -1,0 +1,44 @@
+#include "search_state.h"
+
+namespace iopddl {
+
+void SearchState::init(const SearchModel& model, const std::vector<int32_t>& assignment) {
+  m = &model;
+  s = assignment;
+  usage.init(model.p->num_segments());
+  for (int i = 0; i < model.n; ++i)
+    if (model.has_interval(i)) usage.add(model.p->seg_lo[i], model.p->seg_hi[i], model.usage(i, s[i]));
+  cost = full_cost();
+}
+
+double SearchState::full_cost() const {
+  double c = 0;
+  for (int i = 0; i < m->n; ++i) {
+    c += m->node_cost(i, s[i]);
+    for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a)
+      if (m->adj[a].self_is_u) c += m->pair_cost(m->adj[a], s[i], s[m->adj[a].other]);
+  }
+  return c;
+}
+
+double SearchState::move_delta(int i, int t) const {
+  const int cur = s[i];
+  if (t == cur) return 0;
+  double d = m->node_cost(i, t) - m->node_cost(i, cur);
+  for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a) {
+    const Incidence& inc = m->adj[a];
+    const int o = s[inc.other];
+    d += m->pair_cost(inc, t, o) - m->pair_cost(inc, cur, o);
+  }
+  return d;
+}
+
+void SearchState::apply(int i, int t, double delta) {
+  if (t == s[i]) return;
+  if (m->has_interval(i))
+    usage.add(m->p->seg_lo[i], m->p->seg_hi[i], m->usage(i, t) - m->usage(i, s[i]));
+  s[i] = t;
+  cost += delta;
+}
+
+}  // namespace iopddl

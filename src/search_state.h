@@ -1,0 +1,35 @@
+// An assignment under search: strategies, the usage profile it induces, and
+// its cost (double; exact re-costing happens when an incumbent is published).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "search_model.h"
+#include "usage_tree.h"
+
+namespace iopddl {
+
+struct SearchState {
+  const SearchModel* m = nullptr;
+  std::vector<int32_t> s;  // original strategy index per node
+  UsageTree usage;
+  double cost = 0;
+
+  void init(const SearchModel& model, const std::vector<int32_t>& assignment);
+  // Cost change if node i switched to strategy t (all else fixed).
+  double move_delta(int i, int t) const;
+  void apply(int i, int t, double delta);
+  void set(int i, int t) { apply(i, t, move_delta(i, t)); }
+  int64_t peak() const { return usage.global_max(); }
+  bool within_limit() const { return m->p->num_segments() == 0 || peak() <= m->limit; }
+  // Max usage over node i's interval (INT64_MIN/4 if it has none).
+  int64_t max_over(int i) const { return usage.max(m->p->seg_lo[i], m->p->seg_hi[i]); }
+  // Would moving node i to t keep every time point within the limit?
+  bool move_fits(int i, int t) const {
+    int64_t du = m->usage(i, t) - m->usage(i, s[i]);
+    return du <= 0 || !m->has_interval(i) || max_over(i) + du <= m->limit;
+  }
+  double full_cost() const;  // recomputed from scratch
+};
+
+}  // namespace iopddl

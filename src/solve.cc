@@ -1,0 +1,100 @@
+// The pipeline: model -> exact reductions -> bound -> portfolio of search
+// threads sharing one incumbent -> exact evaluation of the answer.
+#include <algorithm>
+#include <condition_variable>
+#include <thread>
+
+#include "lower_bound.h"
+#include "reduce_domains.h"
+#include "search_context.h"
+#include "solver.h"
+
+namespace iopddl {
+
+SolveResult solve(const Problem& problem, const SolveOptions& options) {
+  SolveResult result;
+  SearchContext ctx;
+  ctx.start = std::chrono::steady_clock::now();
+  const double limit_s = std::max(0.0, options.time_limit_seconds);
+  ctx.deadline = ctx.start + std::chrono::microseconds(int64_t(std::min(limit_s, 1e9) * 1e6));
+  ctx.options = &options;
+
+  if (problem.num_nodes() == 0) {
+    result.feasible = true;
+    result.evaluation = evaluate(problem, {});
+    return result;
+  }
+  if (problem.total_strategies() >= UINT32_MAX) {
+    result.status = Status::Error("too many strategies in total for the solver (" +
+                                  std::to_string(problem.total_strategies()) + ")");
+    return result;
+  }
+
+  SearchModel model;
+  model.build(problem);
+  result.stats.strategies_total = int64_t(model.dom.size());
+  ReduceStats rs = reduce_domains(&model, options.stop);
+  result.stats.strategies_removed = rs.removed_forbidden_node + rs.removed_arc + rs.removed_memory;
+  result.stats.nodes_fixed = rs.nodes_fixed;
+  result.stats.reduce_seconds = ctx.elapsed();
+  result.proven_infeasible = rs.wiped_out;
+  ctx.model = &model;
+  if (!rs.wiped_out) {
+    ctx.lower_bound = half_edge_bound(model);
+    ctx.has_lower_bound = true;
+  }
+
+  Incumbent incumbent(problem);
+  ctx.incumbent = &incumbent;
+  int threads = options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency());
+  threads = std::max(1, std::min(threads, 256));
+  result.stats.threads = threads;
+  ctx.report("start");
+
+  // Heartbeat: progress at a steady pace even between improvements.
+  std::mutex hb_mu;
+  std::condition_variable hb_cv;
+  bool hb_quit = false;
+  std::thread heartbeat;
+  if (options.on_progress && options.heartbeat_seconds > 0) {
+    heartbeat = std::thread([&] {
+      std::unique_lock<std::mutex> lock(hb_mu);
+      while (!hb_quit) {
+        hb_cv.wait_for(lock, std::chrono::duration<double>(options.heartbeat_seconds));
+        if (hb_quit) break;
+        lock.unlock();
+        ctx.report("heartbeat");
+        lock.lock();
+      }
+    });
+  }
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(run_worker, &ctx, t);
+  run_worker(&ctx, 0);
+  // With a round budget, thread 0 finishing ends the others too.
+  ctx.done.store(true);
+  for (auto& th : pool) th.join();
+  {
+    std::lock_guard<std::mutex> lock(hb_mu);
+    hb_quit = true;
+  }
+  hb_cv.notify_all();
+  if (heartbeat.joinable()) heartbeat.join();
+
+  incumbent.snapshot(&result.assignment, &result.evaluation);
+  result.feasible = result.evaluation.feasible();
+  result.has_lower_bound = ctx.has_lower_bound;
+  result.lower_bound = ctx.lower_bound;
+  result.elapsed_seconds = ctx.elapsed();
+  result.stats.rounds = ctx.rounds.load();
+  result.stats.forest_solves = ctx.forest_solves.load();
+  result.stats.local_moves = ctx.local_moves.load();
+  result.stats.repairs = ctx.repairs.load();
+  result.stats.improvements = ctx.improvements.load();
+  result.stats.first_feasible_seconds = ctx.first_feasible_seconds;
+  result.stats.history = ctx.history;
+  ctx.report("done");
+  return result;
+}
+
+}  // namespace iopddl
