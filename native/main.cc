@@ -1,5 +1,9 @@
 // The contest binary: `iopddl PROBLEM TIMEOUT_SECONDS`, plus `iopddl evaluate`.
 // A thin client of the core: parse arguments, load, solve, print.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -7,6 +11,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "evaluate.h"
 #include "load_json.h"
@@ -34,11 +39,30 @@ const char* kUsage =
     "  --version     the version\n"
     "\n"
     "exit status: 0 feasible answer; 1 no feasible answer found (the least-violating\n"
-    "one is still printed); 2 bad arguments; 3 unreadable or invalid input.\n";
+    "one is still printed); 2 bad arguments (including a file that cannot be\n"
+    "opened); 3 invalid input. evaluate exits 0 when the solution is feasible, 1 when\n"
+    "it is infeasible, 2 on bad arguments, 3 when the problem or solution is invalid.\n";
 
 int usage_error(const std::string& msg) {
   std::fprintf(stderr, "iopddl: %s\n\n%s", msg.c_str(), kUsage);
   return 2;
+}
+
+// A file that cannot be opened for reading is a bad argument (exit 2), not bad input.
+bool readable(const char* path, std::string* why) {
+  FILE* f = std::fopen(path, "rb");
+  if (!f) {
+    *why = std::strerror(errno);
+    return false;
+  }
+  struct stat sb;
+  const bool dir = fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode);
+  std::fclose(f);
+  if (dir) {
+    *why = "is a directory";
+    return false;
+  }
+  return true;
 }
 
 bool parse_number(const char* s, double* out) {
@@ -70,6 +94,9 @@ std::string percent(Int128 num, Int128 den) {
 
 int run_evaluate(int argc, char** argv) {
   if (argc != 4) return usage_error("evaluate needs PROBLEM and SOLUTION_FILE");
+  std::string why;
+  if (!readable(argv[2], &why)) return usage_error(std::string("cannot read PROBLEM ") + argv[2] + ": " + why);
+  if (!readable(argv[3], &why)) return usage_error(std::string("cannot read SOLUTION_FILE ") + argv[3] + ": " + why);
   Problem p;
   Status st = load_problem_file(argv[2], &p);
   if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
@@ -79,12 +106,14 @@ int run_evaluate(int argc, char** argv) {
   char buf[1 << 16];
   size_t got;
   while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
+  const bool read_failed = std::ferror(f) != 0;
   std::fclose(f);
+  if (read_failed) { std::fprintf(stderr, "iopddl: %s: read error\n", argv[3]); return 3; }
   std::vector<int32_t> a;
   st = parse_solution(text, argv[3], &a);
   if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
   Evaluation ev = evaluate(p, a);
-  if (!ev.status.ok) { std::fprintf(stderr, "iopddl: %s: %s\n", argv[3], ev.status.message.c_str()); return 1; }
+  if (!ev.status.ok) { std::fprintf(stderr, "iopddl: %s: %s\n", argv[3], ev.status.message.c_str()); return 3; }
   std::printf("problem:           %s (%d nodes, %d edges)\n", p.name.c_str(), p.num_nodes(), p.num_edges());
   std::printf("node cost:         %s\n", to_string(ev.node_cost).c_str());
   std::printf("edge cost:         %s\n", to_string(ev.edge_cost).c_str());
@@ -127,13 +156,17 @@ int main(int argc, char** argv) {
       ++k;
       continue;
     }
-    if (a[0] == '-' && a[1] == '-') return usage_error(std::string("unknown option ") + a);
+    // "-1" is a (negative) number; any other word starting with '-' is an option.
+    if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.')
+      return usage_error(std::string("unknown option ") + a);
     pos.push_back(a);
   }
   if (pos.size() != 2) return usage_error("expected PROBLEM and TIMEOUT_SECONDS");
   double timeout;
   if (!parse_number(pos[1], &timeout)) return usage_error(std::string("TIMEOUT_SECONDS must be a number, got '") + pos[1] + "'");
   if (timeout < 0) return usage_error("TIMEOUT_SECONDS must not be negative");
+  std::string why;
+  if (!readable(pos[0], &why)) return usage_error(std::string("cannot read PROBLEM ") + pos[0] + ": " + why);
 
   Problem p;
   Status st = load_problem_file(pos[0], &p);

@@ -141,13 +141,13 @@ int ForestDP::solve(std::vector<int32_t>* assign_ptr, const std::vector<double>&
         if (inc.self_is_u) {
           const uint64_t stride = uint64_t(P.num_strategies(p));
           for (int jc = 0; jc < Kc; ++jc) {
-            double v = bc[jc] + double(M[uint64_t(dc[jc]) * stride + sp]);
+            double v = bc[jc] + m.value(M[uint64_t(dc[jc]) * stride + sp]);
             if (v < best) { best = v; best_j = jc; }
           }
         } else {
           const int64_t* row = M + uint64_t(sp) * uint64_t(P.num_strategies(c));
           for (int jc = 0; jc < Kc; ++jc) {
-            double v = bc[jc] + double(row[dc[jc]]);
+            double v = bc[jc] + m.value(row[dc[jc]]);
             if (v < best) { best = v; best_j = jc; }
           }
         }

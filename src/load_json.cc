@@ -5,6 +5,9 @@
 
 #include <zlib.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -115,10 +118,10 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
       case Field::kIntervals:
         if (row.index == 0) p_->interval_lo.push_back(v);
         else if (row.index == 1) p_->interval_hi.push_back(v);
-        else return fail("an interval must be a pair [lo, hi]");
+        else return fail_row("an interval must be a pair [lo, hi], got more than 2 values");
         break;
       case Field::kEdgeNodes:
-        if (row.index >= 2) return fail("an edge must be a pair of node indices [u, v]");
+        if (row.index >= 2) return fail_row("an edge must be a pair of node indices [u, v], got more than 2 values");
         if (v < 0 || v > INT32_MAX) return fail("node index out of range: " + std::to_string(v));
         (row.index == 0 ? p_->edge_u : p_->edge_v).push_back(int32_t(v));
         break;
@@ -189,6 +192,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
       seen[int(f)] = true;
     }
     key_ = f;
+    if (f == Field::kUnknown) unknown_key_ = k;
     have_key_ = true;
     return true;
   }
@@ -218,8 +222,9 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     Frame fr = stack_.back();
     if (fr.depth_kind == 2) {
       if (is_pair_field(fr.field) && fr.index != 2) {
-        return fail(fr.field == Field::kIntervals ? "an interval must be a pair [lo, hi]"
-                                                  : "an edge must be a pair of node indices [u, v]");
+        const std::string got = ", got " + std::to_string(fr.index) + (fr.index == 1 ? " value" : " values");
+        return fail_row(fr.field == Field::kIntervals ? "an interval must be a pair [lo, hi]" + got
+                                                      : "an edge must be a pair of node indices [u, v]" + got);
       }
       switch (fr.field) {
         case Field::kNodeCosts: p_->strategy_offset.push_back(p_->node_cost.size()); break;
@@ -235,10 +240,14 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     return done_value();
   }
 
-  // The path of the value being read, e.g. "problem.nodes.costs[12][3]".
-  std::string path() const {
+  // The path of the value being read, e.g. "problem.nodes.costs[12][3]". With
+  // `row_only`, the innermost row itself ("problem.nodes.intervals[12]").
+  std::string path(bool row_only = false) const {
     std::string s;
-    for (const Frame& f : stack_) {
+    size_t frames = stack_.size();
+    if (row_only && frames > 0 && stack_.back().depth_kind == 2) --frames;
+    for (size_t k = 0; k < frames; ++k) {
+      const Frame& f = stack_[k];
       if (f.depth_kind == 0) continue;
       if (f.depth_kind == 1) s = field_path(f.field);
       s += "[" + std::to_string(f.index) + "]";
@@ -246,7 +255,9 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     if (s.empty()) {
       if (!stack_.empty() && have_key_) {
         Field obj = stack_.back().field;
-        s = key_ != Field::kUnknown ? field_path(key_) : field_path(obj);
+        if (key_ != Field::kUnknown) s = field_path(key_);
+        else if (obj == Field::kRoot) s = unknown_key_;
+        else s = std::string(field_path(obj)) + "." + unknown_key_;
       } else if (!stack_.empty()) {
         s = field_path(stack_.back().field);
       } else {
@@ -260,10 +271,21 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     if (error.empty()) error = path() + ": " + why;
     return false;
   }
+  bool fail_row(const std::string& why) {
+    if (error.empty()) error = path(true) + ": " + why;
+    return false;
+  }
+
+  // Where a syntax error happened, for the message: "in problem.nodes.costs[3][1]".
+  std::string context() const {
+    if (stack_.empty()) return root_done_ ? "after the top-level object" : "at the top level";
+    return "in " + path();
+  }
 
  private:
   std::vector<Frame> stack_;
   Field key_ = Field::kUnknown;
+  std::string unknown_key_;  // the name of the unknown field being skipped
   bool have_key_ = false;
   bool root_done_ = false;
   int skip_ = 0;
@@ -315,12 +337,14 @@ bool is_gzip(const std::string& b) {
 
 Status gunzip(const std::string& in, std::string* out) {
   out->clear();
-  // The trailer holds the size modulo 2^32: a good first guess for the buffer.
+  // The trailer holds the size modulo 2^32: a good first guess for the buffer,
+  // unless it is more than deflate can produce from this input (at most ~1032:1),
+  // which means the data is corrupt: trusting it would allocate up to 4 GB.
   size_t guess = in.size() * 4;
   if (in.size() >= 4) {
     uint32_t isize;
     std::memcpy(&isize, in.data() + in.size() - 4, 4);
-    if (isize > guess) guess = isize;
+    if (isize > guess && isize / 1032 <= in.size()) guess = isize;
   }
   out->resize(guess + 1);
   z_stream zs{};
@@ -359,7 +383,8 @@ Status gunzip(const std::string& in, std::string* out) {
 
 Status load_problem_from_buffer(std::string bytes, const std::string& source, Problem* out) {
   *out = Problem();
-  if (is_gzip(bytes)) {
+  const bool was_gzip = is_gzip(bytes);
+  if (was_gzip) {
     std::string plain;
     Status st = gunzip(bytes, &plain);
     if (!st) return Status::Error(source + ": " + st.message);
@@ -372,19 +397,28 @@ Status load_problem_from_buffer(std::string bytes, const std::string& source, Pr
   constexpr unsigned kFlags = rapidjson::kParseInsituFlag | rapidjson::kParseIterativeFlag |
                               rapidjson::kParseNumbersAsStringsFlag;
   rapidjson::ParseResult r = reader.Parse<kFlags>(ss, h);
+  // Offsets count bytes of the JSON text (after decompression, for gzip input).
+  const std::string of_what = was_gzip ? " of the decompressed JSON" : "";
   if (!r) {
-    std::string where = " (byte " + std::to_string(r.Offset()) + ")";
+    std::string where = " (byte " + std::to_string(r.Offset()) + of_what + ")";
     if (!h.error.empty()) return Status::Error(source + ": " + h.error + where);
+    std::string what;
+    if (r.Code() == rapidjson::kParseErrorDocumentEmpty && r.Offset() >= bytes.size() - 1)
+      return Status::Error(source + ": the input is empty (no JSON document)");
     // A NUL inside the data ends the in-situ stream early: report it as such.
     if (r.Offset() < bytes.size() - 1 && bytes[r.Offset()] == '\0')
-      return Status::Error(source + ": JSON syntax error" + where + ": unexpected NUL byte");
-    return Status::Error(source + ": JSON syntax error" + where + ": " +
-                         rapidjson::GetParseError_En(r.Code()));
+      what = "unexpected NUL byte";
+    else if (r.Code() == rapidjson::kParseErrorNumberTooBig)
+      what = "number too large (expected an integer in the int64 range)";
+    else
+      what = rapidjson::GetParseError_En(r.Code());
+    return Status::Error(source + ": JSON syntax error at byte " + std::to_string(r.Offset()) + of_what +
+                         " (" + h.context() + "): " + what);
   }
   // The in-situ stream ends at the first NUL: anything after it is trailing garbage.
   if (ss.Tell() < bytes.size() - 1)
-    return Status::Error(source + ": JSON syntax error (byte " + std::to_string(ss.Tell()) +
-                         "): unexpected NUL byte");
+    return Status::Error(source + ": JSON syntax error at byte " + std::to_string(ss.Tell()) + of_what +
+                         " (after the top-level object): unexpected NUL byte");
   // Presence of required fields.
   static const Field required[] = {Field::kProblem, Field::kNodes, Field::kIntervals,
                                    Field::kNodeCosts, Field::kNodeUsages, Field::kEdges,
@@ -419,10 +453,12 @@ Status load_problem_file(const std::string& path, Problem* out) {
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) return Status::Error(path + ": cannot open file: " + std::strerror(errno));
   std::string bytes;
-  if (std::fseek(f.get(), 0, SEEK_END) == 0) {
-    long size = std::ftell(f.get());
-    if (size > 0) bytes.reserve(size_t(size) + 1);
-    std::fseek(f.get(), 0, SEEK_SET);
+  // Only a regular file's size is meaningful: a directory opens, but its "size"
+  // from fseek/ftell can be LONG_MAX, and reserving that throws.
+  struct stat sb;
+  if (fstat(fileno(f.get()), &sb) == 0) {
+    if (S_ISDIR(sb.st_mode)) return Status::Error(path + ": cannot read: is a directory");
+    if (S_ISREG(sb.st_mode) && sb.st_size > 0) bytes.reserve(size_t(sb.st_size) + 1);
   }
   char buf[1 << 16];
   size_t got;

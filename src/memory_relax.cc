@@ -24,7 +24,7 @@ void MemoryRelax::init(const SearchModel& m) {
     for (int k = 0; k < m.dom_size(i); ++k) {
       int s = m.domain(i)[k];
       double c = m.node_cost(i, s);
-      if (c >= double(kForbiddenThreshold)) continue;
+      if (c >= m.big) continue;
       cmin = std::min(cmin, c);
       cmax = std::max(cmax, c);
       umin = std::min(umin, m.usage(i, s));
@@ -76,6 +76,13 @@ void MemoryRelax::update(const std::vector<int32_t>& a, Rng* rng) {
       if (lambda_[k] < rate_ * 1e-6) lambda_[k] = 0;
     }
   }
+}
+
+double MemoryRelax::penalty_offset() const {
+  if (!needed_) return 0;
+  double s = 0;
+  for (double l : lambda_) s += l;
+  return s * double(m_->p->usage_limit);
 }
 
 void MemoryRelax::scale(double f) {

@@ -20,6 +20,9 @@ class MemoryRelax {
   // Multiplies all multipliers (diversification between threads and rounds).
   void scale(double f);
   double rate() const { return rate_; }
+  // sum over segments of multiplier x limit: subtract from a bound of the
+  // penalised problem to get a bound of the constrained one.
+  double penalty_offset() const;
 
  private:
   const SearchModel* m_ = nullptr;

@@ -8,7 +8,6 @@
 namespace iopddl {
 namespace {
 
-bool forbidden(double c) { return c >= double(kForbiddenThreshold); }
 
 // Rebuilds dom/dom_off keeping strategies with keep[offset + s].
 void compact(SearchModel* m, const std::vector<char>& keep) {
@@ -48,7 +47,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::atomic<bool>* stop) {
   // 1. Strategies whose own cost is forbidden.
   for (int i = 0; i < n; ++i)
     for (int s = 0; s < p.num_strategies(i); ++s)
-      if (keep[p.strategy_offset[i] + s] && forbidden(m->node_cost(i, s)) && live[i] > 0)
+      if (keep[p.strategy_offset[i] + s] && m->node_cost(i, s) >= m->big && live[i] > 0)
         remove(i, s, &st.removed_forbidden_node);
 
   // 2./3. Arc consistency on forbidden edge entries, and the memory rule, to a fixpoint.
@@ -71,7 +70,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::atomic<bool>* stop) {
           if (!keep[p.strategy_offset[i] + s]) continue;
           bool supported = false;
           for (int t = 0; t < p.num_strategies(o) && !supported; ++t)
-            supported = keep[p.strategy_offset[o] + t] && !forbidden(m->pair_cost(inc, s, t));
+            supported = keep[p.strategy_offset[o] + t] && m->pair_raw(inc, s, t) < kForbiddenThreshold;
           if (!supported) {
             remove(i, s, &st.removed_arc);
             changed = true;

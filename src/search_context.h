@@ -23,6 +23,7 @@ struct SearchContext {
   std::mutex progress_mu;  // serialises callbacks and the history
   std::vector<ImprovementPoint> history;
   double first_feasible_seconds = -1;
+  bool bound_valid = true;  // false when the reductions proved infeasibility
   bool has_lower_bound = false;
   Int128 lower_bound = 0;
 
@@ -37,10 +38,13 @@ struct SearchContext {
   // Offers a candidate to the incumbent and reports an improvement.
   void offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit);
   void report(const char* event);
+  // Raises the shared lower bound (thread-safe) and reports it.
+  void offer_bound(Int128 lb);
 };
 
-// One search thread: Lagrangian-guided forest dynamic programming, memory
-// repair and memory-aware local search, restarting around the incumbent.
+// One search thread: message passing on the Lagrangian-penalised problem,
+// rounding, exact elimination, memory repair and memory-aware local search,
+// intensifying around the best assignment.
 void run_worker(SearchContext* ctx, int thread_index);
 
 }  // namespace iopddl

@@ -1,19 +1,40 @@
 #include "search_model.h"
 
+#include <algorithm>
+
 namespace iopddl {
 
 void SearchModel::build(const Problem& problem) {
   p = &problem;
+  {
+    // 1 + the sum of every node's and edge's largest finite entry, capped.
+    double total = 1;
+    for (int i = 0; i < problem.num_nodes(); ++i) {
+      int64_t mx = 0;
+      for (int s = 0; s < problem.num_strategies(i); ++s)
+        if (problem.cost(i, s) < kForbiddenThreshold) mx = std::max(mx, problem.cost(i, s));
+      total += double(mx);
+    }
+    for (int e = 0; e < problem.num_edges(); ++e) {
+      int64_t mx = 0;
+      const int64_t* M = problem.edge_matrix(e);
+      const uint64_t len = problem.edge_cost_offset[e + 1] - problem.edge_cost_offset[e];
+      for (uint64_t k = 0; k < len; ++k)
+        if (M[k] < kForbiddenThreshold) mx = std::max(mx, M[k]);
+      total += double(mx);
+    }
+    big = std::min(std::max(total, 1e6), 1e15);
+  }
   n = problem.num_nodes();
   limit = problem.limit_or_max();
   adj_off.assign(n + 1, 0);
   unary.resize(problem.total_strategies());
-  for (size_t k = 0; k < unary.size(); ++k) unary[k] = double(problem.node_cost[k]);
+  for (size_t k = 0; k < unary.size(); ++k) unary[k] = value(problem.node_cost[k]);
   for (int e = 0; e < problem.num_edges(); ++e) {
     int u = problem.edge_u[e], v = problem.edge_v[e];
     if (u == v) {
       for (int s = 0; s < problem.num_strategies(u); ++s)
-        unary[problem.strategy_offset[u] + s] += double(problem.edge_entry(e, s, s));
+        unary[problem.strategy_offset[u] + s] += value(problem.edge_entry(e, s, s));
       continue;
     }
     adj_off[u + 1]++;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "int128.h"
 #include "problem.h"
 
 namespace iopddl {
@@ -28,6 +29,12 @@ struct SearchModel {
   // (indexed like Problem::node_cost). Self-loops are kept out of `adj`.
   std::vector<double> unary;
 
+  // Forbidden entries (>= 10^17) cost `big` in the search: more than every
+  // finite entry together, so fewer forbidden entries always wins, yet small
+  // enough that doubles keep the finite part exact and messages stay meaningful.
+  double big = 1e15;
+  double value(int64_t c) const { return c >= kForbiddenThreshold ? big : double(c); }
+
   void build(const Problem& problem);  // full domains, adjacency
   int dom_size(int i) const { return int(dom_off[i + 1] - dom_off[i]); }
   const int32_t* domain(int i) const { return dom.data() + dom_off[i]; }
@@ -36,8 +43,11 @@ struct SearchModel {
   // Cost of the incidence's edge with this node at `self` and the other at `other`.
   double pair_cost(const Incidence& a, int self, int other) const {
     const Problem& q = *p;
-    return a.self_is_u ? double(q.edge_entry(a.edge, self, other))
-                       : double(q.edge_entry(a.edge, other, self));
+    return a.self_is_u ? value(q.edge_entry(a.edge, self, other))
+                       : value(q.edge_entry(a.edge, other, self));
+  }
+  int64_t pair_raw(const Incidence& a, int self, int other) const {
+    return a.self_is_u ? p->edge_entry(a.edge, self, other) : p->edge_entry(a.edge, other, self);
   }
   bool has_interval(int i) const { return p->seg_lo[i] < p->seg_hi[i]; }
 };

@@ -14,8 +14,9 @@ std::string format_solution(const std::vector<int32_t>& a) {
   return s;
 }
 
-Status parse_solution(const std::string& text, const std::string& source, std::vector<int32_t>* out) {
-  out->clear();
+namespace {
+
+Status parse_into(const std::string& text, const std::string& source, std::vector<int32_t>* out) {
   // Find the last line whose first non-blank character is '['.
   size_t start = std::string::npos;
   size_t pos = 0;
@@ -34,7 +35,15 @@ Status parse_solution(const std::string& text, const std::string& source, std::v
     while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n')) ++k;
   };
   skip_ws();
-  if (k < text.size() && text[k] == ']') return Status::Ok();
+  // Only blanks may follow the closing ']' (at text[k]) on its line.
+  auto finish = [&]() -> Status {
+    for (++k; k < text.size() && text[k] != '\n'; ++k) {
+      if (text[k] != ' ' && text[k] != '\t' && text[k] != '\r')
+        return Status::Error(source + ": unexpected text after the closing ']' of the solution line");
+    }
+    return Status::Ok();
+  };
+  if (k < text.size() && text[k] == ']') return finish();
   for (;;) {
     skip_ws();
     size_t idx = out->size();
@@ -45,16 +54,28 @@ Status parse_solution(const std::string& text, const std::string& source, std::v
     int64_t v = 0;
     while (k < text.size() && text[k] >= '0' && text[k] <= '9') {
       v = v * 10 + (text[k++] - '0');
-      if (v > INT32_MAX) return Status::Error(source + ": solution entry " + std::to_string(idx) + " is too large");
+      if (v > INT32_MAX) return Status::Error(source + ": solution entry " + std::to_string(idx) + " is out of the int32 range");
     }
     out->push_back(int32_t(neg ? -v : v));
     skip_ws();
     if (k < text.size() && text[k] == ',') { ++k; continue; }
     if (k < text.size() && text[k] == ']') break;
+    if (k >= text.size())
+      return Status::Error(source + ": the solution line ends after entry " + std::to_string(idx) +
+                           " without a closing ']'");
     return Status::Error(source + ": solution entry " + std::to_string(idx) +
                          " is followed by something other than ',' or ']'");
   }
-  return Status::Ok();
+  return finish();
+}
+
+}  // namespace
+
+Status parse_solution(const std::string& text, const std::string& source, std::vector<int32_t>* out) {
+  out->clear();
+  Status st = parse_into(text, source, out);
+  if (!st) out->clear();  // no partial answers
+  return st;
 }
 
 }  // namespace iopddl

@@ -43,6 +43,7 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
     ctx.lower_bound = half_edge_bound(model);
     ctx.has_lower_bound = true;
   }
+  ctx.bound_valid = !rs.wiped_out;
 
   Incumbent incumbent(problem);
   ctx.incumbent = &incumbent;

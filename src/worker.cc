@@ -1,6 +1,10 @@
+#include <cmath>
+
+#include "elimination.h"
 #include "forest_dp.h"
 #include "local_search.h"
 #include "memory_relax.h"
+#include "message_passing.h"
 #include "search_context.h"
 #include "search_state.h"
 
@@ -30,17 +34,41 @@ void SearchContext::offer(const std::vector<int32_t>& a, double approx_cost, boo
   }
 }
 
-void SearchContext::report(const char* event) {
+void SearchContext::offer_bound(Int128 lb) {
   std::lock_guard<std::mutex> lock(progress_mu);
-  if (!options->on_progress) return;
+  if (!bound_valid || (has_lower_bound && lb <= lower_bound)) return;
+  has_lower_bound = true;
+  lower_bound = lb;
+  if (options->on_progress) {
+    Progress pr;
+    pr.elapsed_seconds = elapsed();
+    pr.has_lower_bound = true;
+    pr.lower_bound = lb;
+    pr.iterations = rounds.load();
+    pr.event = "bound";
+    std::vector<int32_t> tmp;
+    Evaluation ev;
+    if (incumbent->snapshot(&tmp, &ev)) {
+      pr.has_solution = true;
+      pr.feasible = ev.feasible();
+      pr.best_cost = ev.total_cost;
+    }
+    options->on_progress(pr);
+  }
+}
+
+void SearchContext::report(const char* event) {
   Progress pr;
-  pr.elapsed_seconds = elapsed();
-  pr.has_solution = incumbent->has();
-  pr.feasible = incumbent->feasible();
-  if (pr.has_solution) pr.best_cost = Int128(incumbent->approx_cost());
   std::vector<int32_t> tmp;
   Evaluation ev;
-  if (incumbent->snapshot(&tmp, &ev)) pr.best_cost = ev.total_cost;
+  if (incumbent->snapshot(&tmp, &ev)) {
+    pr.has_solution = true;
+    pr.feasible = ev.feasible();
+    pr.best_cost = ev.total_cost;
+  }
+  std::lock_guard<std::mutex> lock(progress_mu);
+  if (!options->on_progress) return;
+  pr.elapsed_seconds = elapsed();
   pr.has_lower_bound = has_lower_bound;
   pr.lower_bound = lower_bound;
   pr.iterations = rounds.load();
@@ -76,12 +104,10 @@ void run_worker(SearchContext* ctx, int tid) {
   auto stop = [ctx] { return ctx->should_stop(); };
   LocalSearch ls;
   ls.init(m);
-  ForestDP forest;
-  forest.init(m);
   MemoryRelax relax;
   relax.init(m);
-  if (tid > 0) relax.scale(1.0 + tid);
 
+  // A feasible answer first: least usage, repaired, polished.
   SearchState st;
   st.init(m, least_usage_start(m));
   ctx->offer(st.s, st.full_cost(), st.within_limit());
@@ -91,29 +117,21 @@ void run_worker(SearchContext* ctx, int tid) {
   st.cost = st.full_cost();
   ctx->offer(st.s, st.cost, st.within_limit());
 
+  EliminationSolver elim;
+  elim.init(m);
+  ForestDP forest;
+  forest.init(m);
+  MessagePassing mp;
+  mp.init(m);
+
   std::vector<int32_t> best = st.s;  // this thread's best within the limit
   double best_cost = st.within_limit() ? st.cost : 1e300;
-  std::vector<int32_t> x = st.s;
+  std::vector<int32_t> rounded, y, all_free(m.n, -1);
   std::vector<double> weight;
-  int64_t rounds = 0, stale = 0;
-  uint64_t seen_version = ctx->incumbent->version();
+  int64_t rounds = 0;
   const int64_t max_rounds = ctx->options->max_rounds;
-  while (!ctx->should_stop()) {
-    if (max_rounds > 0 && rounds >= max_rounds) break;
-    ++rounds;
-    ctx->rounds.fetch_add(1);
-    relax.node_weights(&weight);
-    // A whole-graph forest most rounds; a local region now and then.
-    int region = (rounds % 4 == 0) ? 64 + int(rng.below(512)) : 0;
-    for (int sweep = 0; sweep < 3 && !ctx->should_stop(); ++sweep) {
-      forest.pick_forest(&rng, region);
-      int changed = forest.solve(&x, weight);
-      ctx->forest_solves.fetch_add(1);
-      if (changed == 0) break;
-    }
-    if (ctx->should_stop()) break;
-    relax.update(x, &rng);
-    st.init(m, x);
+  auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
+    st.init(m, cand);
     if (!st.within_limit()) {
       ctx->repairs.fetch_add(1);
       ls.repair(&st, stop);
@@ -125,23 +143,44 @@ void run_worker(SearchContext* ctx, int tid) {
     if (fits && st.cost < best_cost - 1e-9) {
       best = st.s;
       best_cost = st.cost;
-      stale = 0;
-    } else {
-      ++stale;
+      return true;
     }
-    // Next start: mostly this thread's best (intensify); the shared incumbent
-    // when another thread found better; the projected point otherwise.
-    if (ctx->incumbent->version() != seen_version && ctx->incumbent->feasible() &&
-        ctx->incumbent->approx_cost() < best_cost - 1e-9 && rng.below(2) == 0) {
-      seen_version = ctx->incumbent->version();
+    return false;
+  };
+  while (!ctx->should_stop()) {
+    if (max_rounds > 0 && rounds >= max_rounds) break;
+    ++rounds;
+    ctx->rounds.fetch_add(1);
+    relax.node_weights(&weight);
+    mp.set_weights(weight);
+    // Global guidance: a pass of message passing, rounded.
+    mp.iterate(&rounded);
+    ctx->forest_solves.fetch_add(1);
+    if (ctx->should_stop()) break;
+    if (rounds % 4 == 1) {
+      double mag = 0;
+      double lb = mp.lower_bound(&mag) - relax.penalty_offset();
+      double margin = 1e-9 * (mag + relax.penalty_offset()) + 1;
+      if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+    }
+    // Exact given the rounding on the few nodes elimination must decide.
+    elim.solve(weight, all_free, &y, &rng, 0.0, &rounded);
+    relax.update(y, &rng);
+    polish_and_offer(y);
+    if (ctx->should_stop()) break;
+    // Intensify around this thread's best: re-optimise all but the decided
+    // nodes exactly (randomised choice of which nodes get decided).
+    if (best_cost < 1e299) {
+      elim.solve(weight, all_free, &y, &rng, 0.3 + 0.5 * rng.uniform(), &best);
+      polish_and_offer(y);
+    }
+    // Adopt the shared incumbent when another thread is ahead.
+    if (ctx->incumbent->feasible() && ctx->incumbent->approx_cost() < best_cost - 1e-9) {
       ctx->incumbent->snapshot(&best);
       SearchState tmp;
       tmp.init(m, best);
       best_cost = tmp.cost;
     }
-    if (stale > 0 && stale % 8 == 0) relax.scale(0.5 + rng.uniform());
-    x = (rng.below(4) != 0 || !fits) ? best : st.s;
-    if (best_cost >= 1e299) x = st.s;
   }
 }
 

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Runs the iopddl binary over the contest instances and scores it.
+
+For each instance: cost, feasibility, score (best_known / cost, the contest's
+rule), gap to the shared proven lower bound and to the solver's own bound,
+wall time and peak memory. Instances are decompressed once into a cache
+folder, since the contest hands the binary plain JSON.
+
+  scripts/bench.py                          # all instances, contest timeouts
+  scripts/bench.py --fraction 0.25 --runs 3 # a quarter of each timeout, median of 3
+  scripts/bench.py --only A G --threads 2
+"""
+import argparse
+import gzip
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read_table(bench_dir):
+    rows = []
+    with open(os.path.join(bench_dir, "best_known.tsv")) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            if line.strip():
+                rows.append(dict(zip(header, line.rstrip("\n").split("\t"))))
+    return rows
+
+
+def plain_json(bench_dir, cache, name):
+    src = os.path.join(bench_dir, name)
+    if not name.endswith(".gz"):
+        return src
+    dst = os.path.join(cache, name[:-3])
+    if not os.path.exists(dst) or os.path.getmtime(dst) < os.path.getmtime(src):
+        with gzip.open(src, "rb") as fi, open(dst + ".tmp", "wb") as fo:
+            fo.write(fi.read())
+        os.replace(dst + ".tmp", dst)
+    return dst
+
+
+def evaluate(binary, path, sol, tmpdir):
+    sol_file = os.path.join(tmpdir, "solution.txt")
+    with open(sol_file, "w") as f:
+        f.write(sol + "\n")
+    res = subprocess.run([binary, "evaluate", path, sol_file], capture_output=True, text=True)
+    cost = None
+    feasible = False
+    for line in res.stdout.splitlines():
+        if line.startswith("total cost:"):
+            cost = int(line.split(":")[1])
+        if line.startswith("feasible:"):
+            feasible = line.split(":")[1].strip() == "yes"
+    return cost, feasible
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "iopddl"))
+    ap.add_argument("--benchmarks", default=os.path.join(ROOT, "..", "shared", "benchmarks"))
+    ap.add_argument("--fraction", type=float, default=1.0, help="fraction of each contest timeout")
+    ap.add_argument("--runs", type=int, default=1, help="runs per instance (median reported)")
+    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", nargs="*", help="instance letters, e.g. A G")
+    args = ap.parse_args()
+
+    cache = os.path.join(ROOT, "build", "bench-data")
+    os.makedirs(cache, exist_ok=True)
+    rows = read_table(args.benchmarks)
+    print(f"# {os.cpu_count()} cores, threads {args.threads}, fraction {args.fraction:g} of the contest timeouts, "
+          f"{args.runs} run(s) per instance (median)")
+    print("instance  timeout_s  cost            feasible  score    gap_to_shared_lb  gap_to_own_bound  wall_s   peak_MB")
+    scores = []
+    for row in rows:
+        if args.only and row["instance"] not in args.only:
+            continue
+        path = plain_json(args.benchmarks, cache, row["file"])
+        timeout = float(row["contest_timeout_s"]) * args.fraction
+        best = int(row["best_known_cost"])
+        lb = int(row["lower_bound"])
+        results = []
+        for r in range(args.runs):
+            t0 = time.monotonic()
+            cmd = [args.binary, "--threads", str(args.threads), "--seed", str(args.seed + r), path, f"{timeout:g}"]
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            out = proc.stdout.read()
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.monotonic() - t0
+            lines = out.decode().strip().splitlines()
+            sol = lines[-1] if lines else ""
+            own = None
+            for line in lines:
+                m = re.search(r"bound (\d+)", line)
+                if m:
+                    own = int(m.group(1))
+            cost, feasible = evaluate(args.binary, path, sol, cache)
+            results.append((cost if feasible and cost else None, feasible, own, wall, usage.ru_maxrss / 1024))
+        feas = [x for x in results if x[0] is not None]
+        if feas:
+            cost = int(statistics.median_low([x[0] for x in feas]))
+        else:
+            cost = None
+        score = best / cost if cost else 0.0
+        scores.append(score)
+        own_vals = [x[2] for x in results if x[2] is not None]
+        own = max(own_vals) if own_vals else None
+        wall = statistics.median([x[3] for x in results])
+        mem = max(x[4] for x in results)
+        gap_lb = f"{100 * (cost - lb) / cost:.3f}%" if cost else "-"
+        gap_own = f"{100 * (cost - own) / cost:.3f}%" if cost and own else "-"
+        nfeas = sum(1 for x in results if x[1])
+        print(f"{row['instance']:<9} {timeout:<10g} {str(cost):<15} {nfeas}/{len(results):<7} {score:<8.4f} "
+              f"{gap_lb:<17} {gap_own:<17} {wall:<8.2f} {mem:.0f}")
+        sys.stdout.flush()
+    if scores:
+        print(f"mean score {sum(scores) / len(scores):.4f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,294 @@
+#include "elimination.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace iopddl {
+
+namespace {
+constexpr uint64_t kDegree2Budget = 4u << 20;  // K_i * K_a * K_b
+}
+
+void EliminationSolver::init(const SearchModel& m) {
+  m_ = &m;
+  inc_.assign(m.n, {});
+  deg_.assign(m.n, 0);
+  alive_.assign(m.n, 0);
+  in_stack_.assign(m.n, 0);
+  unary_off_.assign(m.n, 0);
+  domidx_.assign(m.n, 0);
+}
+
+double EliminationSolver::mat(const Edge& e, int node, int s, int t) const {
+  const int Ka = m_->dom_size(e.a), Kb = m_->dom_size(e.b);
+  (void)Ka;
+  return node == e.a ? pool_[e.off + uint64_t(s) * Kb + t] : pool_[e.off + uint64_t(t) * Kb + s];
+}
+
+int EliminationSolver::find_edge(int a, int b) const {
+  const auto& la = inc_[a].size() <= inc_[b].size() ? inc_[a] : inc_[b];
+  const int other = inc_[a].size() <= inc_[b].size() ? b : a;
+  for (int e : la) {
+    const Edge& E = edges_[e];
+    if (E.alive && (E.a == other || E.b == other)) return e;
+  }
+  return -1;
+}
+
+int EliminationSolver::add_edge(int a, int b) {
+  Edge E{a, b, pool_.size(), true};
+  pool_.resize(pool_.size() + uint64_t(m_->dom_size(a)) * m_->dom_size(b), 0.0);
+  edges_.push_back(E);
+  int id = int(edges_.size()) - 1;
+  inc_[a].push_back(id);
+  inc_[b].push_back(id);
+  deg_[a]++;
+  deg_[b]++;
+  return id;
+}
+
+void EliminationSolver::kill_edge(int e) {
+  Edge& E = edges_[e];
+  if (!E.alive) return;
+  E.alive = false;
+  deg_[E.a]--;
+  deg_[E.b]--;
+}
+
+void EliminationSolver::push(int i) {
+  if (alive_[i] && !in_stack_[i] && deg_[i] <= 2) {
+    in_stack_[i] = 1;
+    stack_.push_back(i);
+  }
+}
+
+EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
+                                          const std::vector<int32_t>& fixed,
+                                          std::vector<int32_t>* assign, Rng* rng, double randomness,
+                                          const std::vector<int32_t>* hint) {
+  const SearchModel& m = *m_;
+  const Problem& P = *m.p;
+  EliminationStats stats;
+  std::vector<int32_t>& x = *assign;
+  x.resize(m.n);
+  pool_.clear();
+  edges_.clear();
+  records_.clear();
+  rec_edges_.clear();
+  stack_.clear();
+  // Unaries of the free nodes.
+  for (int i = 0; i < m.n; ++i) {
+    inc_[i].clear();
+    deg_[i] = 0;
+    in_stack_[i] = 0;
+    alive_[i] = fixed[i] < 0;
+    if (!alive_[i]) {
+      x[i] = fixed[i];
+      const int32_t* d = m.domain(i);
+      int j = int(std::lower_bound(d, d + m.dom_size(i), fixed[i]) - d);
+      domidx_[i] = (j < m.dom_size(i) && d[j] == fixed[i]) ? j : -1;
+      continue;
+    }
+    unary_off_[i] = pool_.size();
+    const double w = weight.empty() ? 0.0 : weight[i];
+    const int32_t* d = m.domain(i);
+    for (int k = 0; k < m.dom_size(i); ++k)
+      pool_.push_back(m.node_cost(i, d[k]) + w * double(m.usage(i, d[k])));
+  }
+  // Edges: between free nodes into matrices (parallel ones summed); towards
+  // fixed nodes into the free end's unary.
+  for (int i = 0; i < m.n; ++i) {
+    if (!alive_[i]) continue;
+    const int32_t* di = m.domain(i);
+    const int Ki = m.dom_size(i);
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+      const Incidence& inc = m.adj[a];
+      const int o = inc.other;
+      if (!alive_[o]) {
+        double* u = pool_.data() + unary_off_[i];
+        for (int k = 0; k < Ki; ++k) u[k] += m.pair_cost(inc, di[k], fixed[o]);
+        continue;
+      }
+      if (!inc.self_is_u) continue;  // each free-free edge once, from its row end
+      int e = find_edge(i, o);
+      if (e < 0) e = add_edge(i, o);
+      const Edge E = edges_[e];
+      const int32_t* dO = m.domain(o);
+      const int Ko = m.dom_size(o);
+      const int64_t* M = P.edge_matrix(inc.edge);
+      const uint64_t Kv = uint64_t(P.num_strategies(o));
+      double* out = pool_.data() + E.off;
+      if (E.a == i) {
+        for (int k = 0; k < Ki; ++k) {
+          const int64_t* row = M + uint64_t(di[k]) * Kv;
+          for (int q = 0; q < Ko; ++q) out[uint64_t(k) * Ko + q] += m.value(row[dO[q]]);
+        }
+      } else {
+        for (int k = 0; k < Ki; ++k) {
+          const int64_t* row = M + uint64_t(di[k]) * Kv;
+          for (int q = 0; q < Ko; ++q) out[uint64_t(q) * Ki + k] += m.value(row[dO[q]]);
+        }
+      }
+    }
+  }
+  int remaining = 0;
+  for (int i = 0; i < m.n; ++i)
+    if (alive_[i]) { ++remaining; push(i); }
+
+  std::vector<double> tmp;
+  std::vector<int32_t> live_edges;
+  auto collect = [&](int i) {
+    live_edges.clear();
+    for (int e : inc_[i])
+      if (edges_[e].alive) live_edges.push_back(e);
+  };
+  auto other_end = [&](int e, int i) { return edges_[e].a == i ? edges_[e].b : edges_[e].a; };
+
+  while (remaining > 0) {
+    int i = -1;
+    while (!stack_.empty()) {
+      int c = stack_.back();
+      stack_.pop_back();
+      in_stack_[c] = 0;
+      if (!alive_[c] || deg_[c] > 2) continue;
+      if (deg_[c] == 2) {
+        collect(c);
+        int a = other_end(live_edges[0], c), b = other_end(live_edges[1], c);
+        uint64_t work = uint64_t(m.dom_size(c)) * m.dom_size(a) * m.dom_size(b);
+        if (work > kDegree2Budget) continue;  // left for a decision
+      }
+      i = c;
+      break;
+    }
+    if (i >= 0) {
+      // Exact elimination of i (degree <= 2).
+      collect(i);
+      const int Ki = m.dom_size(i);
+      const double* u = pool_.data() + unary_off_[i];
+      Record r{i, 0, 0, uint32_t(rec_edges_.size()), uint32_t(live_edges.size())};
+      for (int e : live_edges) rec_edges_.push_back(e);
+      records_.push_back(r);
+      if (live_edges.size() == 1) {
+        const int e = live_edges[0];
+        const int nb = other_end(e, i);
+        const int Kn = m.dom_size(nb);
+        const Edge E = edges_[e];
+        double* un = pool_.data() + unary_off_[nb];
+        for (int t = 0; t < Kn; ++t) {
+          double best = std::numeric_limits<double>::infinity();
+          for (int s = 0; s < Ki; ++s) best = std::min(best, u[s] + mat(E, i, s, t));
+          un[t] += best;
+        }
+        kill_edge(e);
+        push(nb);
+      } else if (live_edges.size() == 2) {
+        const int e1 = live_edges[0], e2 = live_edges[1];
+        const int a = other_end(e1, i), b = other_end(e2, i);
+        const Edge E1 = edges_[e1], E2 = edges_[e2];
+        const int Ka = m.dom_size(a), Kb = m.dom_size(b);
+        tmp.assign(uint64_t(Ka) * Kb, 0.0);
+        for (int ta = 0; ta < Ka; ++ta)
+          for (int tb = 0; tb < Kb; ++tb) {
+            double best = std::numeric_limits<double>::infinity();
+            for (int s = 0; s < Ki; ++s) best = std::min(best, u[s] + mat(E1, i, s, ta) + mat(E2, i, s, tb));
+            tmp[uint64_t(ta) * Kb + tb] = best;
+          }
+        kill_edge(e1);
+        kill_edge(e2);
+        if (a == b) {
+          // Both edges lead to the same node: the result is a unary term.
+          double* ua = pool_.data() + unary_off_[a];
+          for (int ta = 0; ta < Ka; ++ta) ua[ta] += tmp[uint64_t(ta) * Kb + ta];
+        } else {
+          int e = find_edge(a, b);
+          if (e < 0) e = add_edge(a, b);
+          const Edge E = edges_[e];
+          double* out = pool_.data() + E.off;
+          if (E.a == a) {
+            for (uint64_t k = 0; k < tmp.size(); ++k) out[k] += tmp[k];
+          } else {
+            for (int ta = 0; ta < Ka; ++ta)
+              for (int tb = 0; tb < Kb; ++tb) out[uint64_t(tb) * Ka + ta] += tmp[uint64_t(ta) * Kb + tb];
+          }
+        }
+        push(a);
+        push(b);
+      }
+      alive_[i] = 0;
+      --remaining;
+      ++stats.exact;
+      continue;
+    }
+    // Stuck: decide the node of highest degree (a random one of the top few
+    // when randomness > 0) greedily and condition its neighbours on it.
+    int best_i = -1, best_deg = -1;
+    for (int c = 0; c < m.n; ++c) {
+      if (!alive_[c]) continue;
+      int d = deg_[c];
+      if (randomness > 0 && rng->uniform() < randomness) d = int(d * (0.5 + rng->uniform()));
+      if (d > best_deg) { best_deg = d; best_i = c; }
+    }
+    i = best_i;
+    collect(i);
+    const int Ki = m.dom_size(i);
+    const double* u = pool_.data() + unary_off_[i];
+    int best_s = 0;
+    double best_v = std::numeric_limits<double>::infinity();
+    int hinted = -1;
+    if (hint) {
+      const int32_t* d = m.domain(i);
+      int j = int(std::lower_bound(d, d + Ki, (*hint)[i]) - d);
+      if (j < Ki && d[j] == (*hint)[i]) hinted = j;
+    }
+    for (int s = 0; s < Ki && hinted < 0; ++s) {
+      double v = u[s];
+      for (int e : live_edges) {
+        const int nb = other_end(e, i);
+        const double* un = pool_.data() + unary_off_[nb];
+        double mn = std::numeric_limits<double>::infinity();
+        for (int t = 0; t < m.dom_size(nb); ++t) mn = std::min(mn, mat(edges_[e], i, s, t) + un[t]);
+        v += mn;
+      }
+      if (v < best_v) { best_v = v; best_s = s; }
+    }
+    if (hinted >= 0) best_s = hinted;
+    for (int e : live_edges) {
+      const int nb = other_end(e, i);
+      double* un = pool_.data() + unary_off_[nb];
+      for (int t = 0; t < m.dom_size(nb); ++t) un[t] += mat(edges_[e], i, best_s, t);
+      kill_edge(e);
+      push(nb);
+    }
+    records_.push_back({i, 1, best_s, 0, 0});
+    alive_[i] = 0;
+    --remaining;
+    ++stats.decided;
+  }
+  // Back-substitution, last eliminated first; domidx_ tracks domain indices.
+  for (size_t k = records_.size(); k-- > 0;) {
+    const Record& r = records_[k];
+    const int i = r.node;
+    int j;
+    if (r.kind == 1) {
+      j = r.value;
+    } else {
+      const double* u = pool_.data() + unary_off_[i];
+      double best = std::numeric_limits<double>::infinity();
+      j = 0;
+      for (int s = 0; s < m.dom_size(i); ++s) {
+        double v = u[s];
+        for (uint32_t q = 0; q < r.count; ++q) {
+          const int e = rec_edges_[r.first + q];
+          const int nb = other_end(e, i);
+          v += mat(edges_[e], i, s, domidx_[nb]);
+        }
+        if (v < best) { best = v; j = s; }
+      }
+    }
+    domidx_[i] = j;
+    x[i] = m.domain(i)[j];
+  }
+  return stats;
+}
+
+}  // namespace iopddl

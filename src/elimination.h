@@ -1,0 +1,69 @@
+// Variable elimination with heuristic decisions (the PBQP reductions used in
+// register allocation): nodes of degree 0, 1 and 2 are eliminated exactly
+// (degree 2 creates or updates an edge between its two neighbours, while the
+// product of the three domain sizes stays within a work budget); when none is
+// left, the node of highest degree is decided greedily and conditioned on.
+// Back-substitution then recovers every eliminated node's best strategy. On the
+// sparse, nearly tree-shaped graphs of this problem most nodes are eliminated
+// exactly, so this is a near-exact solver of the (penalised) pairwise problem.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "rng.h"
+#include "search_model.h"
+
+namespace iopddl {
+
+struct EliminationStats {
+  int64_t exact = 0;      // nodes eliminated exactly
+  int64_t decided = 0;    // nodes decided heuristically
+};
+
+class EliminationSolver {
+ public:
+  void init(const SearchModel& m);
+  // Minimises sum(node cost + weight[i] * usage) + edge costs over the nodes
+  // with fixed[i] < 0; the others are held at fixed[i] (an original strategy
+  // index). Writes the answer into *assign (fixed nodes copied). `randomness`
+  // in [0, 1] perturbs which node is decided when elimination is stuck. With a
+  // `hint` (an assignment), a decided node takes its hinted strategy, so the
+  // answer is optimal given the hint on the decided nodes and never worse than
+  // the hint itself: an exact move in a very large neighbourhood.
+  EliminationStats solve(const std::vector<double>& weight, const std::vector<int32_t>& fixed,
+                         std::vector<int32_t>* assign, Rng* rng, double randomness,
+                         const std::vector<int32_t>* hint = nullptr);
+
+ private:
+  struct Edge {
+    int32_t a, b;
+    uint64_t off;  // matrix a x b (domain indices), row-major, in pool_
+    bool alive;
+  };
+  struct Record {
+    int32_t node;
+    int32_t kind;       // 0 eliminated (argmin over recorded edges), 1 decided
+    int32_t value;      // domain index when decided
+    uint32_t first, count;  // recorded edges in rec_edges_
+  };
+  const SearchModel* m_ = nullptr;
+  std::vector<double> pool_;          // unaries (first) then matrices
+  std::vector<uint64_t> unary_off_;   // per node, into pool_
+  std::vector<Edge> edges_;
+  std::vector<std::vector<int32_t>> inc_;  // edge ids per node (dead ones skipped)
+  std::vector<int32_t> deg_;
+  std::vector<char> alive_;
+  std::vector<Record> records_;
+  std::vector<int32_t> rec_edges_;
+  std::vector<int32_t> stack_;
+  std::vector<char> in_stack_;
+  std::vector<int32_t> domidx_;       // domain index of a fixed node's value
+
+  double mat(const Edge& e, int node, int s, int t) const;  // entry with `node` at s, the other at t
+  int find_edge(int a, int b) const;
+  int add_edge(int a, int b);  // new zero matrix
+  void kill_edge(int e);
+  void push(int i);
+};
+
+}  // namespace iopddl

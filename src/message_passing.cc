@@ -1,0 +1,198 @@
+#include "message_passing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace iopddl {
+
+void MessagePassing::init(const SearchModel& m) {
+  m_ = &m;
+  const Problem& P = *m.p;
+  // Order: breadth-first from node 0's component onwards keeps chains local.
+  order_.clear();
+  pos_.assign(m.n, -1);
+  for (int r = 0; r < m.n; ++r) {
+    if (pos_[r] >= 0) continue;
+    size_t head = order_.size();
+    pos_[r] = int(order_.size());
+    order_.push_back(r);
+    while (head < order_.size()) {
+      int x = order_[head++];
+      for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
+        int o = m.adj[a].other;
+        if (pos_[o] < 0) { pos_[o] = int(order_.size()); order_.push_back(o); }
+      }
+    }
+  }
+  gamma_.assign(m.n, 1.0);
+  for (int i = 0; i < m.n; ++i) {
+    int before = 0, after = 0;
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a)
+      (pos_[m.adj[a].other] < pos_[i] ? before : after)++;
+    gamma_[i] = 1.0 / std::max(1, std::max(before, after));
+  }
+  msg_off_.assign(m.adj.size() + 1, 0);
+  for (int i = 0; i < m.n; ++i)
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) msg_off_[a + 1] = m.dom_size(i);
+  for (size_t a = 0; a < m.adj.size(); ++a) msg_off_[a + 1] += msg_off_[a];
+  msg_.assign(msg_off_.back(), 0.0);
+  // Reverse incidences and reduced matrices (row = the edge's u end).
+  rev_.assign(m.adj.size(), 0);
+  std::vector<int64_t> at_u(P.num_edges(), -1);
+  for (int i = 0; i < m.n; ++i)
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a)
+      if (m.adj[a].self_is_u) at_u[m.adj[a].edge] = a;
+  for (int i = 0; i < m.n; ++i)
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a)
+      if (!m.adj[a].self_is_u) {
+        uint32_t b = uint32_t(at_u[m.adj[a].edge]);
+        rev_[a] = b;
+        rev_[b] = a;
+      }
+  mat_off_.assign(P.num_edges() + 1, 0);
+  for (int e = 0; e < P.num_edges(); ++e) {
+    uint64_t sz = P.edge_u[e] == P.edge_v[e] ? 0 : uint64_t(m.dom_size(P.edge_u[e])) * m.dom_size(P.edge_v[e]);
+    mat_off_[e + 1] = mat_off_[e] + sz;
+  }
+  mat_.resize(mat_off_.back());
+  for (int e = 0; e < P.num_edges(); ++e) {
+    const int u = P.edge_u[e], v = P.edge_v[e];
+    if (u == v) continue;
+    const int Ku = m.dom_size(u), Kv = m.dom_size(v);
+    double* out = mat_.data() + mat_off_[e];
+    for (int j = 0; j < Ku; ++j)
+      for (int k = 0; k < Kv; ++k)
+        out[uint64_t(j) * Kv + k] = m.value(P.edge_entry(e, m.domain(u)[j], m.domain(v)[k]));
+  }
+  base_unary_.resize(m.dom.size());
+  usage_.resize(m.dom.size());
+  for (int i = 0; i < m.n; ++i)
+    for (int k = 0; k < m.dom_size(i); ++k) {
+      base_unary_[m.dom_off[i] + k] = m.node_cost(i, m.domain(i)[k]);
+      usage_[m.dom_off[i] + k] = m.has_interval(i) ? double(m.usage(i, m.domain(i)[k])) : 0.0;
+    }
+  unary_ = base_unary_;
+}
+
+void MessagePassing::set_weights(const std::vector<double>& w) {
+  for (int i = 0; i < m_->n; ++i) {
+    const double wi = w.empty() ? 0.0 : w[i];
+    for (uint32_t k = m_->dom_off[i]; k < m_->dom_off[i + 1]; ++k) unary_[k] = base_unary_[k] + wi * usage_[k];
+  }
+}
+
+void MessagePassing::iterate(std::vector<int32_t>* primal) {
+  pass(true, primal);
+  pass(false, nullptr);
+}
+
+void MessagePassing::pass(bool forward, std::vector<int32_t>* primal) {
+  const SearchModel& m = *m_;
+  const Problem& P = *m.p;
+  std::vector<int32_t> pick;  // domain index of the rounded value, per node
+  if (primal) { primal->resize(m.n); pick.assign(m.n, -1); }
+  for (int step = 0; step < m.n; ++step) {
+    const int i = forward ? order_[step] : order_[m.n - 1 - step];
+    const int Ki = m.dom_size(i);
+    h_.assign(unary_.begin() + m.dom_off[i], unary_.begin() + m.dom_off[i + 1]);
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+      const double* ma = msg_.data() + msg_off_[a];
+      for (int k = 0; k < Ki; ++k) h_[k] += ma[k];
+    }
+    if (primal) {
+      // Round: edges to already rounded nodes count exactly, the others through messages.
+      std::vector<double>& r = out_;
+      r = h_;
+      for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+        const Incidence& inc = m.adj[a];
+        const int o = inc.other;
+        if (pick[o] < 0) continue;
+        const double* ma = msg_.data() + msg_off_[a];
+        const double* M = mat_.data() + mat_off_[inc.edge];
+        const int Ko = m.dom_size(o);
+        for (int k = 0; k < Ki; ++k)
+          r[k] += (inc.self_is_u ? M[uint64_t(k) * Ko + pick[o]] : M[uint64_t(pick[o]) * Ki + k]) - ma[k];
+      }
+      int best = 0;
+      for (int k = 1; k < Ki; ++k)
+        if (r[k] < r[best]) best = k;
+      pick[i] = best;
+      (*primal)[i] = m.domain(i)[best];
+    }
+    const double g = gamma_[i];
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+      const Incidence& inc = m.adj[a];
+      const int o = inc.other;
+      if ((pos_[o] > pos_[i]) != forward) continue;
+      const double* ma = msg_.data() + msg_off_[a];
+      double* mo = msg_.data() + msg_off_[rev_[a]];
+      const int Ko = m.dom_size(o);
+      const double* M = mat_.data() + mat_off_[inc.edge];
+      out_.assign(Ko, std::numeric_limits<double>::infinity());
+      if (inc.self_is_u) {
+        for (int k = 0; k < Ki; ++k) {
+          const double hk = g * h_[k] - ma[k];
+          const double* row = M + uint64_t(k) * Ko;
+          for (int t = 0; t < Ko; ++t) out_[t] = std::min(out_[t], hk + row[t]);
+        }
+      } else {
+        for (int t = 0; t < Ko; ++t) {
+          const double* row = M + uint64_t(t) * Ki;
+          double best = std::numeric_limits<double>::infinity();
+          for (int k = 0; k < Ki; ++k) best = std::min(best, g * h_[k] - ma[k] + row[k]);
+          out_[t] = best;
+        }
+      }
+      double mn = *std::min_element(out_.begin(), out_.end());
+      for (int t = 0; t < Ko; ++t) mo[t] = out_[t] - mn;
+    }
+    (void)P;
+  }
+}
+
+double MessagePassing::lower_bound(double* abs_sum) const {
+  // The reparametrised problem split into pieces that are minimised separately:
+  // node i hands gamma_i of its term to each edge towards a later node and
+  // keeps the rest; every edge term is then minimised over both ends.
+  const SearchModel& m = *m_;
+  double lb = 0, mag = 0;
+  std::vector<double> h;
+  for (int i = 0; i < m.n; ++i) {
+    const int Ki = m.dom_size(i);
+    h.assign(unary_.begin() + m.dom_off[i], unary_.begin() + m.dom_off[i + 1]);
+    int after = 0;
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+      for (int k = 0; k < Ki; ++k) h[k] += msg_[msg_off_[a] + k];
+      after += pos_[m.adj[a].other] > pos_[i];
+    }
+    const double keep = 1.0 - gamma_[i] * after;
+    double best = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < Ki; ++k) best = std::min(best, keep * h[k]);
+    lb += best;
+    mag += std::abs(best);
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+      const Incidence& inc = m.adj[a];
+      const int o = inc.other;
+      if (pos_[o] < pos_[i]) continue;
+      const int Ko = m.dom_size(o);
+      const double* mi = msg_.data() + msg_off_[a];
+      const double* mo = msg_.data() + msg_off_[rev_[a]];
+      const double* M = mat_.data() + mat_off_[inc.edge];
+      double best_e = std::numeric_limits<double>::infinity();
+      for (int k = 0; k < Ki; ++k) {
+        const double base = gamma_[i] * h[k] - mi[k];
+        for (int t = 0; t < Ko; ++t) {
+          const double mst = inc.self_is_u ? M[uint64_t(k) * Ko + t] : M[uint64_t(t) * Ki + k];
+          best_e = std::min(best_e, base + mst - mo[t]);
+        }
+      }
+      lb += best_e;
+      mag += std::abs(best_e);
+    }
+  }
+  if (abs_sum) *abs_sum = mag;
+  return lb;
+}
+
+}  // namespace iopddl

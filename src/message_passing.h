@@ -1,0 +1,44 @@
+// Sequential tree-reweighted message passing (TRW-S, Kolmogorov 2006) on the
+// penalised pairwise problem. It does three jobs at once: its messages
+// reparametrise the problem, giving a proven lower bound at any time; its
+// forward pass rounds to a primal assignment guided by global information; and
+// that assignment steers the decisions of the elimination solver.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "search_model.h"
+
+namespace iopddl {
+
+class MessagePassing {
+ public:
+  void init(const SearchModel& m);
+  // Sets the unary penalty weight per node (memory multipliers); keeps messages.
+  void set_weights(const std::vector<double>& weight);
+  // One forward and one backward pass; the forward pass also rounds to *primal.
+  void iterate(std::vector<int32_t>* primal);
+  // The lower bound of the current reparametrisation (min of every node and
+  // edge term separately): a valid bound on the penalised problem.
+  // `*abs_sum` receives the sum of the magnitudes of the pieces, which bounds
+  // the rounding error of the double arithmetic.
+  double lower_bound(double* abs_sum = nullptr) const;
+
+ private:
+  const SearchModel* m_ = nullptr;
+  std::vector<int32_t> order_, pos_;
+  std::vector<double> gamma_;
+  std::vector<uint64_t> msg_off_;  // per incidence, into msg_ (over the node's domain)
+  std::vector<double> msg_;
+  std::vector<uint32_t> rev_;      // the other end's incidence of the same edge
+  std::vector<uint64_t> mat_off_;  // per edge: reduced matrix (domains x domains)
+  std::vector<double> mat_;
+  std::vector<double> unary_;      // per node domain index: cost + weight * usage
+  std::vector<double> base_unary_;
+  std::vector<double> usage_;
+  std::vector<double> h_, out_;
+
+  void pass(bool forward, std::vector<int32_t>* primal);
+};
+
+}  // namespace iopddl

@@ -1,0 +1,157 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "load_json.h"
+#include "random_instance.h"
+#include "reduce_domains.h"
+#include "search_model.h"
+#include "solver.h"
+
+using namespace iopddl;
+
+namespace {
+
+Problem load(const std::string& name) {
+  Problem p;
+  Status st = load_problem_file(std::string(IOPDDL_TEST_DATA) + "/" + name, &p);
+  EXPECT_TRUE(st.ok) << st.message;
+  return p;
+}
+
+SolveOptions rounds(int64_t r, int threads = 1, uint64_t seed = 1) {
+  SolveOptions o;
+  o.time_limit_seconds = 60;
+  o.max_rounds = r;
+  o.threads = threads;
+  o.seed = seed;
+  return o;
+}
+
+}  // namespace
+
+TEST(Solver, ContestExampleOptimum) {
+  Problem p = load("example.json");
+  SolveResult r = solve(p, rounds(5));
+  ASSERT_TRUE(r.status.ok) << r.status.message;
+  EXPECT_TRUE(r.feasible);
+  EXPECT_EQ(r.assignment, (std::vector<int32_t>{0, 0, 2, 1, 0}));
+  EXPECT_EQ(to_string(r.evaluation.total_cost), "445");
+  ASSERT_TRUE(r.has_lower_bound);
+  EXPECT_LE(r.lower_bound, r.evaluation.total_cost);
+}
+
+// The reductions never remove a strategy that an optimal feasible answer
+// needs: exhaustive search over the reduced domains finds the same optimum.
+TEST(Reductions, ExactOnRandomInstances) {
+  int checked = 0, wiped = 0;
+  for (uint64_t seed = 1; seed <= 800; ++seed) {
+    Problem p = test_support::random_instance(seed);
+    test_support::Exhaustive full = test_support::exhaustive(p);
+    SearchModel m;
+    m.build(p);
+    ReduceStats rs = reduce_domains(&m);
+    if (rs.wiped_out) {
+      // A wipe-out claims that no feasible assignment exists.
+      EXPECT_FALSE(full.feasible) << "seed " << seed;
+      ++wiped;
+      continue;
+    }
+    std::vector<std::vector<int32_t>> doms(p.num_nodes());
+    for (int i = 0; i < p.num_nodes(); ++i) doms[i].assign(m.domain(i), m.domain(i) + m.dom_size(i));
+    test_support::Exhaustive reduced = test_support::exhaustive(p, &doms);
+    ASSERT_EQ(full.feasible, reduced.feasible) << "seed " << seed;
+    if (full.feasible) EXPECT_EQ(to_string(full.cost), to_string(reduced.cost)) << "seed " << seed;
+    ++checked;
+  }
+  EXPECT_GT(checked, 200);
+  EXPECT_GT(wiped, 5);  // the generator must exercise infeasible instances too
+}
+
+// The solver's answer against exhaustive search; its bound never above the optimum.
+TEST(Solver, MatchesExhaustiveOptimumAndBoundHolds) {
+  int feasible_cases = 0, optimal = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    Problem p = test_support::random_instance(seed);
+    test_support::Exhaustive ex = test_support::exhaustive(p);
+    SolveResult r = solve(p, rounds(20, 1, seed));
+    ASSERT_TRUE(r.status.ok);
+    ASSERT_EQ(int(r.assignment.size()), p.num_nodes());
+    if (!ex.feasible) {
+      EXPECT_FALSE(r.feasible) << "seed " << seed;
+      continue;
+    }
+    ++feasible_cases;
+    EXPECT_TRUE(r.feasible) << "seed " << seed << ": a feasible assignment exists but none was returned";
+    if (!r.feasible) continue;
+    EXPECT_GE(r.evaluation.total_cost, ex.cost) << "seed " << seed;
+    optimal += r.evaluation.total_cost == ex.cost;
+    if (r.has_lower_bound) EXPECT_LE(r.lower_bound, ex.cost) << "seed " << seed << ": bound above the optimum";
+  }
+  EXPECT_GT(feasible_cases, 100);
+  // A heuristic search, but on instances this small it should almost always be optimal.
+  EXPECT_GE(optimal * 100, feasible_cases * 95) << optimal << " of " << feasible_cases;
+}
+
+TEST(Solver, DeterministicWithOneThreadAndFixedSeed) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveResult a = solve(p, rounds(6, 1, 7));
+  SolveResult b = solve(p, rounds(6, 1, 7));
+  ASSERT_TRUE(a.feasible);
+  EXPECT_EQ(a.assignment, b.assignment);
+  EXPECT_EQ(to_string(a.evaluation.total_cost), to_string(b.evaluation.total_cost));
+}
+
+TEST(Solver, FeasibleWithinDeadlineOnRealInstanceWithThreads) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o;
+  o.time_limit_seconds = 1.0;
+  o.threads = 2;
+  std::atomic<int> calls{0};
+  o.on_progress = [&](const Progress& pr) { calls++; };
+  auto t0 = std::chrono::steady_clock::now();
+  SolveResult r = solve(p, o);
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(r.status.ok);
+  EXPECT_TRUE(r.feasible);
+  EXPECT_EQ(r.evaluation.forbidden_entries, 0);
+  EXPECT_LT(wall, 1.6);
+  EXPECT_EQ(r.stats.threads, 2);
+  EXPECT_GT(r.stats.rounds, 2);
+  EXPECT_GT(calls.load(), 2);
+  EXPECT_FALSE(r.stats.history.empty());
+  ASSERT_TRUE(r.has_lower_bound);
+  EXPECT_LE(r.lower_bound, r.evaluation.total_cost);
+}
+
+TEST(Solver, StopFlagEndsTheSearchEarly) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  std::atomic<bool> stop{false};
+  SolveOptions o;
+  o.time_limit_seconds = 30;
+  o.threads = 2;
+  o.stop = &stop;
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  SolveResult r = solve(p, o);
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.join();
+  EXPECT_LT(wall, 1.0);
+  EXPECT_TRUE(r.feasible);
+}
+
+TEST(Solver, ReportsInfeasibleWhenNothingFits) {
+  Problem p;
+  ASSERT_TRUE(load_problem_from_buffer(
+      R"({"problem":{"nodes":{"intervals":[[0,2],[1,3]],"costs":[[1,2],[3]],"usages":[[5,6],[7]]},
+          "edges":{"nodes":[],"costs":[]},"usage_limit":10}})", "inline", &p).ok);
+  SolveResult r = solve(p, rounds(3));
+  EXPECT_FALSE(r.feasible);
+  EXPECT_TRUE(r.proven_infeasible);
+  EXPECT_EQ(r.assignment.size(), 2u);
+}
