@@ -52,7 +52,7 @@ void MemoryRelax::node_weights(std::vector<double>* w) const {
     if (m_->has_interval(i)) (*w)[i] = prefix[p.seg_hi[i]] - prefix[p.seg_lo[i]];
 }
 
-void MemoryRelax::update(const std::vector<int32_t>& a, Rng* rng) {
+void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double upper, Rng* rng) {
   if (!needed_) return;
   const Problem& p = *m_->p;
   std::fill(profile_.begin(), profile_.end(), 0.0);
@@ -63,19 +63,29 @@ void MemoryRelax::update(const std::vector<int32_t>& a, Rng* rng) {
     profile_[p.seg_hi[i]] -= u;
   }
   const double limit = double(p.usage_limit);
-  double run = 0;
-  const double jitter = 1.3 + 0.4 * rng->uniform();
+  // Turn the difference array into the subgradient g_k = U_k - limit, and
+  // evaluate the Lagrangian at this point: cost + sum_k lambda_k g_k.
+  double run = 0, dual = cost, norm2 = 0;
   for (size_t k = 0; k < lambda_.size(); ++k) {
     run += profile_[k];
-    if (run > limit) {
-      // Over the limit here: raise, starting from a small share of the typical rate.
-      double over = (run - limit) / std::max(1.0, limit);
-      lambda_[k] = std::max(lambda_[k] * jitter, rate_ * std::min(1.0, 0.02 + over));
-    } else {
-      lambda_[k] *= 0.85;
-      if (lambda_[k] < rate_ * 1e-6) lambda_[k] = 0;
-    }
+    const double g = run - limit;
+    profile_[k] = g;
+    dual += lambda_[k] * g;
+    if (g > 0 || lambda_[k] > 0) norm2 += g * g;  // the projected subgradient
   }
+  if (norm2 <= 0) return;
+  if (dual > best_dual_ + 1e-9 * std::abs(best_dual_)) {
+    best_dual_ = dual;
+    stall_ = 0;
+  } else if (++stall_ >= 4) {
+    theta_ = std::max(0.02, theta_ * 0.6);
+    stall_ = 0;
+  }
+  double gap = upper - dual;
+  if (!(gap > 0) || upper >= 1e299) gap = 0.01 * std::max(std::abs(cost), 1.0);
+  const double step = theta_ * (0.7 + 0.6 * rng->uniform()) * gap / norm2;
+  for (size_t k = 0; k < lambda_.size(); ++k)
+    lambda_[k] = std::max(0.0, lambda_[k] + step * profile_[k]);
 }
 
 double MemoryRelax::penalty_offset() const {

@@ -15,8 +15,11 @@ class MemoryRelax {
   bool needed() const { return needed_; }
   // weight[i] = sum of the multipliers over node i's segments.
   void node_weights(std::vector<double>* weight) const;
-  // Raises multipliers where `assign` is over the limit, lets the others decay.
-  void update(const std::vector<int32_t>& assign, Rng* rng);
+  // A projected subgradient step with Polyak's step size, from the usage
+  // profile of `assign` (a solution of the penalised problem, whose plain cost
+  // is `cost`) towards the best known feasible cost `upper`: multipliers rise
+  // where the limit is exceeded and fall where there is slack.
+  void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng);
   // Multiplies all multipliers (diversification between threads and rounds).
   void scale(double f);
   double rate() const { return rate_; }
@@ -30,6 +33,9 @@ class MemoryRelax {
   double rate_ = 0;             // a typical cost per unit of memory
   std::vector<double> lambda_;  // per segment
   std::vector<double> profile_;
+  double theta_ = 1.0;            // Polyak step factor, shrinks when the dual stalls
+  double best_dual_ = -1e300;
+  int stall_ = 0;
 };
 
 }  // namespace iopddl

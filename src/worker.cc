@@ -1,4 +1,6 @@
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "elimination.h"
 #include "forest_dp.h"
@@ -129,6 +131,7 @@ void run_worker(SearchContext* ctx, int tid) {
   std::vector<int32_t> rounded, y, all_free(m.n, -1);
   std::vector<double> weight;
   int64_t rounds = 0;
+  double mode_weight[3] = {1.0, 1.0, 1.0};
   const int64_t max_rounds = ctx->options->max_rounds;
   auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
     st.init(m, cand);
@@ -163,17 +166,32 @@ void run_worker(SearchContext* ctx, int tid) {
       double margin = 1e-9 * (mag + relax.penalty_offset()) + 1;
       if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
     }
-    // Exact given the rounding on the few nodes elimination must decide.
-    elim.solve(weight, all_free, &y, &rng, 0.0, &rounded);
-    relax.update(y, &rng);
-    polish_and_offer(y);
-    if (ctx->should_stop()) break;
-    // Intensify around this thread's best: re-optimise all but the decided
-    // nodes exactly (randomised choice of which nodes get decided).
-    if (best_cost < 1e299) {
-      elim.solve(weight, all_free, &y, &rng, 0.3 + 0.5 * rng.uniform(), &best);
-      polish_and_offer(y);
+    // One exact elimination, its decided nodes set by one of three rules, the
+    // rule drawn in proportion to how often it recently improved this
+    // thread's best: greedy (randomised), the message-passing rounding, or the
+    // best assignment (an exact move around it).
+    double total = 0;
+    for (double w : mode_weight) total += 0.3 + w;
+    double pick = rng.uniform() * total;
+    int mode = 0;
+    while (mode < 2 && (pick -= 0.3 + mode_weight[mode]) > 0) ++mode;
+    if (mode == 2 && best_cost >= 1e299) mode = 0;
+    if (mode == 0) elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), nullptr);
+    if (mode == 1) elim.solve(weight, all_free, &y, &rng, 0.0, &rounded);
+    if (mode == 2) elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), &best);
+    {
+      SearchState pen;
+      pen.init(m, y);
+      relax.update(y, pen.cost, best_cost, &rng);
+      if (getenv("IOPDDL_DEBUG"))
+        fprintf(stderr, "t%d r%ld %.2fs mode %d y cost %.4g peak/limit %.3f off %.3g", tid, (long)rounds,
+                ctx->elapsed(), mode, pen.cost, double(pen.peak()) / double(m.limit), relax.penalty_offset());
     }
+    const bool improved = polish_and_offer(y);
+    if (getenv("IOPDDL_DEBUG")) fprintf(stderr, " -> %.6g best %.6g\n", st.cost, best_cost);
+    for (double& w : mode_weight) w *= 0.95;
+    if (improved) mode_weight[mode] += 1.0;
+    if (ctx->should_stop()) break;
     // Adopt the shared incumbent when another thread is ahead.
     if (ctx->incumbent->feasible() && ctx->incumbent->approx_cost() < best_cost - 1e-9) {
       ctx->incumbent->snapshot(&best);
