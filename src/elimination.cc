@@ -65,7 +65,8 @@ void EliminationSolver::push(int i) {
 EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
                                           const std::vector<int32_t>& fixed,
                                           std::vector<int32_t>* assign, Rng* rng, double randomness,
-                                          const std::vector<int32_t>* hint) {
+                                          const std::vector<int32_t>* hint,
+                                          const std::function<bool()>* should_stop) {
   const SearchModel& m = *m_;
   const Problem& P = *m.p;
   EliminationStats stats;
@@ -144,7 +145,12 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
   };
   auto other_end = [&](int e, int i) { return edges_[e].a == i ? edges_[e].b : edges_[e].a; };
 
+  int64_t steps = 0;
   while (remaining > 0) {
+    if (should_stop && (++steps & 1023) == 0 && (*should_stop)()) {
+      stats.complete = false;
+      return stats;
+    }
     int i = -1;
     while (!stack_.empty()) {
       int c = stack_.back();

@@ -8,6 +8,7 @@
 // exactly, so this is a near-exact solver of the (penalised) pairwise problem.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "rng.h"
@@ -18,6 +19,7 @@ namespace iopddl {
 struct EliminationStats {
   int64_t exact = 0;      // nodes eliminated exactly
   int64_t decided = 0;    // nodes decided heuristically
+  bool complete = true;   // false: stopped early, *assign is not an answer
 };
 
 class EliminationSolver {
@@ -32,7 +34,8 @@ class EliminationSolver {
   // the hint itself: an exact move in a very large neighbourhood.
   EliminationStats solve(const std::vector<double>& weight, const std::vector<int32_t>& fixed,
                          std::vector<int32_t>* assign, Rng* rng, double randomness,
-                         const std::vector<int32_t>* hint = nullptr);
+                         const std::vector<int32_t>* hint = nullptr,
+                         const std::function<bool()>* should_stop = nullptr);
 
  private:
   struct Edge {

@@ -62,14 +62,14 @@ int64_t LocalSearch::descend(SearchState* st, Rng* rng, const std::function<bool
 bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_stop) {
   const SearchModel& m = *m_;
   if (m.p->num_segments() == 0) return true;
-  int guard = 0;
   while (st->peak() > m.limit) {
-    if ((++guard & 63) == 0 && should_stop()) return false;
+    if (should_stop()) return false;
     const int t = st->usage.argmax();
     const int64_t excess = st->peak() - m.limit;
     double best_score = 0;
     int best_i = -1, best_s = -1;
     int64_t best_red = 0;
+    bool best_clean = false;
     for (int i : by_start_) {
       if (m.p->seg_lo[i] > t) break;
       if (m.p->seg_hi[i] <= t) continue;
@@ -81,8 +81,12 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
         const int64_t red = cu - m.usage(i, s);
         if (red <= 0) continue;
         const double delta = st->move_delta(i, s);
+        // A move that creates a forbidden pair is a last resort only.
+        const bool clean = delta < 0.5 * m.big;
         const double score = delta / double(std::min(red, excess));
-        if (best_i < 0 || score < best_score || (score == best_score && red > best_red)) {
+        if (best_i < 0 || (clean && !best_clean) ||
+            (clean == best_clean && (score < best_score || (score == best_score && red > best_red)))) {
+          best_clean = clean;
           best_score = score;
           best_i = i;
           best_s = s;

@@ -82,17 +82,17 @@ void MessagePassing::set_weights(const std::vector<double>& w) {
   }
 }
 
-void MessagePassing::iterate(std::vector<int32_t>* primal) {
-  pass(true, primal);
-  pass(false, nullptr);
+bool MessagePassing::iterate(std::vector<int32_t>* primal, const std::function<bool()>* should_stop) {
+  return pass(true, primal, should_stop) && pass(false, nullptr, should_stop);
 }
 
-void MessagePassing::pass(bool forward, std::vector<int32_t>* primal) {
+bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std::function<bool()>* should_stop) {
   const SearchModel& m = *m_;
   const Problem& P = *m.p;
   std::vector<int32_t> pick;  // domain index of the rounded value, per node
   if (primal) { primal->resize(m.n); pick.assign(m.n, -1); }
   for (int step = 0; step < m.n; ++step) {
+    if (should_stop && (step & 1023) == 1023 && (*should_stop)()) return false;
     const int i = forward ? order_[step] : order_[m.n - 1 - step];
     const int Ki = m.dom_size(i);
     h_.assign(unary_.begin() + m.dom_off[i], unary_.begin() + m.dom_off[i + 1]);
@@ -149,6 +149,7 @@ void MessagePassing::pass(bool forward, std::vector<int32_t>* primal) {
     }
     (void)P;
   }
+  return true;
 }
 
 double MessagePassing::lower_bound(double* abs_sum) const {

@@ -5,6 +5,7 @@
 // that assignment steers the decisions of the elimination solver.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "search_model.h"
@@ -17,7 +18,9 @@ class MessagePassing {
   // Sets the unary penalty weight per node (memory multipliers); keeps messages.
   void set_weights(const std::vector<double>& weight);
   // One forward and one backward pass; the forward pass also rounds to *primal.
-  void iterate(std::vector<int32_t>* primal);
+  // Returns false when `should_stop` cut it short (the messages stay valid,
+  // the rounding does not).
+  bool iterate(std::vector<int32_t>* primal, const std::function<bool()>* should_stop = nullptr);
   // The lower bound of the current reparametrisation (min of every node and
   // edge term separately): a valid bound on the penalised problem.
   // `*abs_sum` receives the sum of the magnitudes of the pieces, which bounds
@@ -38,7 +41,7 @@ class MessagePassing {
   std::vector<double> usage_;
   std::vector<double> h_, out_;
 
-  void pass(bool forward, std::vector<int32_t>* primal);
+  bool pass(bool forward, std::vector<int32_t>* primal, const std::function<bool()>* should_stop);
 };
 
 }  // namespace iopddl

@@ -28,7 +28,7 @@ void compact(SearchModel* m, const std::vector<char>& keep) {
 
 }  // namespace
 
-ReduceStats reduce_domains(SearchModel* m, const std::atomic<bool>* stop) {
+ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_stop) {
   ReduceStats st;
   const Problem& p = *m->p;
   const int n = m->n;
@@ -59,7 +59,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::atomic<bool>* stop) {
     changed_any = false;
     size_t head = 0;
     while (head < queue.size()) {
-      if (stop && stop->load(std::memory_order_relaxed)) break;
+      if (should_stop && (head & 255) == 0 && (*should_stop)()) break;
       int i = queue[head++];
       queued[i] = 0;
       bool changed = false;

@@ -2,7 +2,7 @@
 // assignment can use. Every optimal answer survives, so nothing needs undoing:
 // the search runs on the live strategies with their original indices.
 #pragma once
-#include <atomic>
+#include <functional>
 #include <cstdint>
 
 #include "search_model.h"
@@ -19,6 +19,7 @@ struct ReduceStats {
 
 // Shrinks model->dom to a fixpoint. On a wipe-out the full domains are restored
 // (so the search can still return the least-violating answer) and wiped_out is set.
-ReduceStats reduce_domains(SearchModel* model, const std::atomic<bool>* stop = nullptr);
+// `should_stop` (optional) cuts the fixpoint short; what was removed until then stays removed.
+ReduceStats reduce_domains(SearchModel* model, const std::function<bool()>* should_stop = nullptr);
 
 }  // namespace iopddl

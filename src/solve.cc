@@ -33,7 +33,8 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
   SearchModel model;
   model.build(problem);
   result.stats.strategies_total = int64_t(model.dom.size());
-  ReduceStats rs = reduce_domains(&model, options.stop);
+  const std::function<bool()> should_stop = [&ctx] { return ctx.should_stop(); };
+  ReduceStats rs = reduce_domains(&model, &should_stop);
   result.stats.strategies_removed = rs.removed_forbidden_node + rs.removed_arc + rs.removed_memory;
   result.stats.nodes_fixed = rs.nodes_fixed;
   result.stats.reduce_seconds = ctx.elapsed();

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -103,24 +104,36 @@ std::vector<int32_t> least_usage_start(const SearchModel& m) {
 void run_worker(SearchContext* ctx, int tid) {
   const SearchModel& m = *ctx->model;
   Rng rng(ctx->options->seed * 0x9E3779B97F4A7C15ULL + uint64_t(tid) * 7919 + 1);
-  auto stop = [ctx] { return ctx->should_stop(); };
+  const std::function<bool()> stop = [ctx] { return ctx->should_stop(); };
   LocalSearch ls;
   ls.init(m);
   MemoryRelax relax;
   relax.init(m);
 
-  // A feasible answer first: least usage, repaired, polished.
-  SearchState st;
-  st.init(m, least_usage_start(m));
-  ctx->offer(st.s, st.full_cost(), st.within_limit());
-  ctx->repairs.fetch_add(1);
-  ls.repair(&st, stop);
-  ctx->local_moves.fetch_add(ls.descend(&st, &rng, stop));
-  st.cost = st.full_cost();
-  ctx->offer(st.s, st.cost, st.within_limit());
-
   EliminationSolver elim;
   elim.init(m);
+  // A feasible answer first: elimination with memory priced so high that it
+  // minimises usage first and cost second (forbidden pairs stay costlier
+  // still), then repair and polish. The least-usage assignment is the fallback.
+  SearchState st;
+  {
+    std::vector<int32_t> start = least_usage_start(m);
+    std::vector<int32_t> all_free(m.n, -1), y;
+    double max_use = 1;
+    for (int i = 0; i < m.n; ++i)
+      for (int k = 0; k < m.dom_size(i); ++k) max_use = std::max(max_use, double(m.usage(i, m.domain(i)[k])));
+    const double w = relax.needed() ? std::min(m.big / (8.0 * max_use * std::max(1, m.n)), 1e3 * relax.rate()) : 0.0;
+    std::vector<double> heavy(m.n, w);
+    EliminationStats es = elim.solve(heavy, all_free, &y, &rng, 0.0, &start, &stop);
+    st.init(m, es.complete ? y : start);
+    ctx->offer(st.s, st.full_cost(), st.within_limit());
+    ctx->repairs.fetch_add(1);
+    ls.repair(&st, stop);
+    ctx->local_moves.fetch_add(ls.descend(&st, &rng, stop));
+    st.cost = st.full_cost();
+    ctx->offer(st.s, st.cost, st.within_limit());
+  }
+
   ForestDP forest;
   forest.init(m);
   MessagePassing mp;
@@ -157,7 +170,7 @@ void run_worker(SearchContext* ctx, int tid) {
     relax.node_weights(&weight);
     mp.set_weights(weight);
     // Global guidance: a pass of message passing, rounded.
-    mp.iterate(&rounded);
+    if (!mp.iterate(&rounded, &stop)) break;
     ctx->forest_solves.fetch_add(1);
     if (ctx->should_stop()) break;
     if (rounds % 4 == 1) {
@@ -176,9 +189,11 @@ void run_worker(SearchContext* ctx, int tid) {
     int mode = 0;
     while (mode < 2 && (pick -= 0.3 + mode_weight[mode]) > 0) ++mode;
     if (mode == 2 && best_cost >= 1e299) mode = 0;
-    if (mode == 0) elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), nullptr);
-    if (mode == 1) elim.solve(weight, all_free, &y, &rng, 0.0, &rounded);
-    if (mode == 2) elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), &best);
+    EliminationStats es;
+    if (mode == 0) es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), nullptr, &stop);
+    if (mode == 1) es = elim.solve(weight, all_free, &y, &rng, 0.0, &rounded, &stop);
+    if (mode == 2) es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), &best, &stop);
+    if (!es.complete) break;
     {
       SearchState pen;
       pen.init(m, y);
