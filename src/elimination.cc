@@ -66,7 +66,7 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
                                           const std::vector<int32_t>& fixed,
                                           std::vector<int32_t>* assign, Rng* rng, double randomness,
                                           const std::vector<int32_t>* hint,
-                                          const std::function<bool()>* should_stop) {
+                                          const std::function<bool()>* should_stop, double follow_hint) {
   const SearchModel& m = *m_;
   const Problem& P = *m.p;
   EliminationStats stats;
@@ -133,8 +133,9 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
     }
   }
   int remaining = 0;
+  free_.clear();
   for (int i = 0; i < m.n; ++i)
-    if (alive_[i]) { ++remaining; push(i); }
+    if (alive_[i]) { ++remaining; push(i); free_.push_back(i); }
 
   std::vector<double> tmp;
   std::vector<int32_t> live_edges;
@@ -228,7 +229,7 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
     // Stuck: decide the node of highest degree (a random one of the top few
     // when randomness > 0) greedily and condition its neighbours on it.
     int best_i = -1, best_deg = -1;
-    for (int c = 0; c < m.n; ++c) {
+    for (int c : free_) {
       if (!alive_[c]) continue;
       int d = deg_[c];
       if (randomness > 0 && rng->uniform() < randomness) d = int(d * (0.5 + rng->uniform()));
@@ -241,7 +242,7 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
     int best_s = 0;
     double best_v = std::numeric_limits<double>::infinity();
     int hinted = -1;
-    if (hint) {
+    if (hint && (follow_hint >= 1.0 || rng->uniform() < follow_hint)) {
       const int32_t* d = m.domain(i);
       int j = int(std::lower_bound(d, d + Ki, (*hint)[i]) - d);
       if (j < Ki && d[j] == (*hint)[i]) hinted = j;

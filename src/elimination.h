@@ -31,11 +31,14 @@ class EliminationSolver {
   // in [0, 1] perturbs which node is decided when elimination is stuck. With a
   // `hint` (an assignment), a decided node takes its hinted strategy, so the
   // answer is optimal given the hint on the decided nodes and never worse than
-  // the hint itself: an exact move in a very large neighbourhood.
+  // the hint itself: an exact move in a very large neighbourhood. With
+  // follow_hint < 1 each decided node follows the hint only with that
+  // probability and is decided greedily otherwise, which moves the few
+  // decided nodes too.
   EliminationStats solve(const std::vector<double>& weight, const std::vector<int32_t>& fixed,
                          std::vector<int32_t>* assign, Rng* rng, double randomness,
                          const std::vector<int32_t>* hint = nullptr,
-                         const std::function<bool()>* should_stop = nullptr);
+                         const std::function<bool()>* should_stop = nullptr, double follow_hint = 1.0);
 
  private:
   struct Edge {
@@ -61,6 +64,7 @@ class EliminationSolver {
   std::vector<int32_t> stack_;
   std::vector<char> in_stack_;
   std::vector<int32_t> domidx_;       // domain index of a fixed node's value
+  std::vector<int32_t> free_;         // the nodes being optimised
 
   double mat(const Edge& e, int node, int s, int t) const;  // entry with `node` at s, the other at t
   int find_edge(int a, int b) const;

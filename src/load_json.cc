@@ -122,7 +122,9 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
         break;
       case Field::kEdgeNodes:
         if (row.index >= 2) return fail_row("an edge must be a pair of node indices [u, v], got more than 2 values");
-        if (v < 0 || v > INT32_MAX) return fail("node index out of range: " + std::to_string(v));
+        if (v < 0 || v > INT32_MAX)
+          return fail("node index " + std::to_string(v) + " out of range" +
+                      (v < 0 ? " (indices are non-negative)" : " (above 2^31 - 1)"));
         (row.index == 0 ? p_->edge_u : p_->edge_v).push_back(int32_t(v));
         break;
       case Field::kNodeCosts:
@@ -402,9 +404,9 @@ Status load_problem_from_buffer(std::string bytes, const std::string& source, Pr
   if (!r) {
     std::string where = " (byte " + std::to_string(r.Offset()) + of_what + ")";
     if (!h.error.empty()) return Status::Error(source + ": " + h.error + where);
-    std::string what;
     if (r.Code() == rapidjson::kParseErrorDocumentEmpty && r.Offset() >= bytes.size() - 1)
       return Status::Error(source + ": the input is empty (no JSON document)");
+    std::string what;
     // A NUL inside the data ends the in-situ stream early: report it as such.
     if (r.Offset() < bytes.size() - 1 && bytes[r.Offset()] == '\0')
       what = "unexpected NUL byte";

@@ -15,12 +15,20 @@ void LocalSearch::init(const SearchModel& m) {
 }
 
 int64_t LocalSearch::descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop) {
+  std::vector<int32_t> all;
+  all.reserve(m_->n);
+  for (int i = 0; i < m_->n; ++i) all.push_back(i);
+  return descend_from(st, all, rng, should_stop, nullptr);
+}
+
+int64_t LocalSearch::descend_from(SearchState* st, const std::vector<int32_t>& seeds, Rng* rng,
+                                  const std::function<bool()>& should_stop,
+                                  std::vector<std::pair<int, int>>* log) {
   const SearchModel& m = *m_;
   queue_.clear();
-  for (int i = 0; i < m.n; ++i)
-    if (m.dom_size(i) > 1) queue_.push_back(i);
+  for (int i : seeds)
+    if (m.dom_size(i) > 1 && !queued_[i]) { queued_[i] = 1; queue_.push_back(i); }
   for (size_t k = queue_.size(); k > 1; --k) std::swap(queue_[k - 1], queue_[rng->below(uint32_t(k))]);
-  for (int i : queue_) queued_[i] = 1;
   int64_t moves = 0;
   size_t head = 0;
   while (head < queue_.size()) {
@@ -42,6 +50,7 @@ int64_t LocalSearch::descend(SearchState* st, Rng* rng, const std::function<bool
       if (delta < best) { best = delta; best_t = t; }
     }
     if (best_t < 0) continue;
+    if (log) log->push_back({i, cur});
     st->apply(i, best_t, best);
     ++moves;
     for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {

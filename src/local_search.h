@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "rng.h"
@@ -17,6 +18,11 @@ class LocalSearch {
   // Descends to a local optimum of single-node moves that fit the limit (an
   // over-limit state only takes moves that do not raise usage). Returns moves made.
   int64_t descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop);
+  // The same descent, starting from `seeds` only (and spreading to the
+  // neighbours of every node that moves); every move is appended to *log as
+  // (node, previous strategy) when log is given.
+  int64_t descend_from(SearchState* st, const std::vector<int32_t>& seeds, Rng* rng,
+                       const std::function<bool()>& should_stop, std::vector<std::pair<int, int>>* log);
   // Lowers usage at the peak until the state fits; false if it cannot.
   bool repair(SearchState* st, const std::function<bool()>& should_stop);
 

@@ -36,8 +36,8 @@ Status finalize_problem(Problem* p) {
       int64_t x = end == 0 ? p->edge_u[e] : p->edge_v[e];
       if (x < 0 || x >= n)
         return Status::Error("problem.edges.nodes[" + std::to_string(e) + "][" + std::to_string(end) +
-                             "]: node index " + std::to_string(x) + " out of range (there are " +
-                             std::to_string(n) + " nodes)");
+                             "]: node index " + std::to_string(x) + " out of range (the problem has " +
+                             std::to_string(n) + (n == 1 ? " node)" : " nodes)"));
     }
     uint64_t want = uint64_t(p->num_strategies(p->edge_u[e])) * uint64_t(p->num_strategies(p->edge_v[e]));
     uint64_t got = p->edge_cost_offset[e + 1] - p->edge_cost_offset[e];

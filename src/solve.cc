@@ -90,6 +90,7 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
   result.elapsed_seconds = ctx.elapsed();
   result.stats.rounds = ctx.rounds.load();
   result.stats.forest_solves = ctx.forest_solves.load();
+  result.stats.windows = ctx.windows.load();
   result.stats.local_moves = ctx.local_moves.load();
   result.stats.repairs = ctx.repairs.load();
   result.stats.improvements = ctx.improvements.load();

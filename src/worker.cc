@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "elimination.h"
-#include "forest_dp.h"
 #include "local_search.h"
 #include "memory_relax.h"
 #include "message_passing.h"
@@ -99,6 +98,34 @@ std::vector<int32_t> least_usage_start(const SearchModel& m) {
   return a;
 }
 
+// A connected window of about `size` optimisable nodes around a random one,
+// grown breadth-first with a little shuffling so windows vary in shape.
+void grow_window(const SearchModel& m, Rng* rng, int size, std::vector<int32_t>* window,
+                 std::vector<int32_t>* seen, int32_t* clock) {
+  window->clear();
+  if (seen->size() != size_t(m.n)) seen->assign(m.n, 0);
+  ++*clock;
+  int start = -1;
+  for (int tries = 0; tries < 16 && start < 0; ++tries) {
+    int c = int(rng->below(uint32_t(m.n)));
+    if (m.dom_size(c) > 1) start = c;
+  }
+  if (start < 0) return;
+  std::vector<int32_t> frontier{start};
+  (*seen)[start] = *clock;
+  size_t head = 0;
+  while (head < frontier.size() && int(window->size()) < size) {
+    size_t span = std::min<size_t>(frontier.size() - head, 4);
+    std::swap(frontier[head], frontier[head + rng->below(uint32_t(span))]);
+    int x = frontier[head++];
+    if (m.dom_size(x) > 1) window->push_back(x);
+    for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
+      int o = m.adj[a].other;
+      if ((*seen)[o] != *clock) { (*seen)[o] = *clock; frontier.push_back(o); }
+    }
+  }
+}
+
 }  // namespace
 
 void run_worker(SearchContext* ctx, int tid) {
@@ -134,8 +161,6 @@ void run_worker(SearchContext* ctx, int tid) {
     ctx->offer(st.s, st.cost, st.within_limit());
   }
 
-  ForestDP forest;
-  forest.init(m);
   MessagePassing mp;
   mp.init(m);
 
@@ -144,7 +169,13 @@ void run_worker(SearchContext* ctx, int tid) {
   std::vector<int32_t> rounded, y, all_free(m.n, -1);
   std::vector<double> weight;
   int64_t rounds = 0;
-  double mode_weight[3] = {1.0, 1.0, 1.0};
+  double mode_weight[4] = {1.0, 1.0, 1.0, 0.0};  // the last one only counts window gains
+  SearchState cur;          // the state the windows work on: equal to `best`
+  bool cur_synced = false;
+  std::vector<int32_t> fixed, window, seen;
+  int32_t seen_clock = 0;
+  std::vector<std::pair<int, int>> undo;
+  const std::vector<double> no_weight;
   const int64_t max_rounds = ctx->options->max_rounds;
   auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
     st.init(m, cand);
@@ -159,6 +190,7 @@ void run_worker(SearchContext* ctx, int tid) {
     if (fits && st.cost < best_cost - 1e-9) {
       best = st.s;
       best_cost = st.cost;
+      cur_synced = false;
       return true;
     }
     return false;
@@ -167,32 +199,42 @@ void run_worker(SearchContext* ctx, int tid) {
     if (max_rounds > 0 && rounds >= max_rounds) break;
     ++rounds;
     ctx->rounds.fetch_add(1);
+    const double round_start = ctx->elapsed();
     relax.node_weights(&weight);
-    mp.set_weights(weight);
-    // Global guidance: a pass of message passing, rounded.
+    // Global guidance: a pass of message passing on the problem without the
+    // memory limit (its messages converge undisturbed by moving multipliers),
+    // rounded; and its proven bound, which holds for the constrained problem too.
     if (!mp.iterate(&rounded, &stop)) break;
     ctx->forest_solves.fetch_add(1);
     if (ctx->should_stop()) break;
     if (rounds % 4 == 1) {
       double mag = 0;
-      double lb = mp.lower_bound(&mag) - relax.penalty_offset();
-      double margin = 1e-9 * (mag + relax.penalty_offset()) + 1;
+      double lb = mp.lower_bound(&mag);
+      double margin = 1e-9 * mag + 1;
       if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
     }
     // One exact elimination, its decided nodes set by one of three rules, the
     // rule drawn in proportion to how often it recently improved this
     // thread's best: greedy (randomised), the message-passing rounding, or the
     // best assignment (an exact move around it).
-    double total = 0;
-    for (double w : mode_weight) total += 0.3 + w;
-    double pick = rng.uniform() * total;
+    // The first rounds try every rule once (greedy first: it finds a good
+    // basin fastest); after that the draw follows the recent gains.
     int mode = 0;
-    while (mode < 2 && (pick -= 0.3 + mode_weight[mode]) > 0) ++mode;
+    if (rounds <= 3) {
+      mode = int((rounds - 1 + tid) % 3);
+    } else {
+      double total = 0;
+      for (int k = 0; k < 3; ++k) total += 0.5 + mode_weight[k];
+      double pick = rng.uniform() * total;
+      while (mode < 2 && (pick -= 0.5 + mode_weight[mode]) > 0) ++mode;
+    }
     if (mode == 2 && best_cost >= 1e299) mode = 0;
     EliminationStats es;
     if (mode == 0) es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), nullptr, &stop);
     if (mode == 1) es = elim.solve(weight, all_free, &y, &rng, 0.0, &rounded, &stop);
-    if (mode == 2) es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), &best, &stop);
+    if (mode == 2)
+      es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), &best, &stop,
+                      rng.below(2) ? 1.0 : 0.7 + 0.3 * rng.uniform());
     if (!es.complete) break;
     {
       SearchState pen;
@@ -207,12 +249,51 @@ void run_worker(SearchContext* ctx, int tid) {
     for (double& w : mode_weight) w *= 0.95;
     if (improved) mode_weight[mode] += 1.0;
     if (ctx->should_stop()) break;
+    // Large neighbourhood search around the best: as long again as the global
+    // step took, free a connected window of nodes, solve it by elimination
+    // with the rest fixed, polish locally, keep it if it fits and is cheaper.
+    if (best_cost < 1e299) {
+      const double until = ctx->elapsed() + (ctx->elapsed() - round_start);
+      if (!cur_synced) {
+        cur.init(m, best);
+        fixed = best;
+        cur_synced = true;
+      }
+      int64_t windows = 0;
+      while (ctx->elapsed() < until && !ctx->should_stop()) {
+        ++windows;
+        const int size = 16 << rng.below(7);  // 16 .. 1024 nodes
+        grow_window(m, &rng, size, &window, &seen, &seen_clock);
+        if (window.empty()) break;
+        for (int w : window) fixed[w] = -1;
+        EliminationStats ws = elim.solve(rng.below(4) ? weight : no_weight, fixed, &y, &rng, 0.0, &cur.s, &stop);
+        for (int w : window) fixed[w] = cur.s[w];
+        if (!ws.complete) break;
+        undo.clear();
+        for (int w : window)
+          if (y[w] != cur.s[w]) { undo.push_back({w, cur.s[w]}); cur.set(w, y[w]); }
+        if (undo.empty()) continue;
+        if (cur.within_limit()) ls.descend_from(&cur, window, &rng, stop, &undo);
+        if (cur.within_limit() && cur.cost < best_cost - 1e-6 * std::max(1.0, std::abs(best_cost))) {
+          for (auto& u : undo) fixed[u.first] = cur.s[u.first];
+          cur.cost = cur.full_cost();
+          best = cur.s;
+          best_cost = cur.cost;
+          ctx->offer(best, best_cost, true);
+          mode_weight[3] += 1.0;
+        } else {
+          for (size_t k = undo.size(); k-- > 0;) cur.set(undo[k].first, undo[k].second);
+        }
+      }
+      ctx->windows.fetch_add(windows);
+    }
     // Adopt the shared incumbent when another thread is ahead.
     if (ctx->incumbent->feasible() && ctx->incumbent->approx_cost() < best_cost - 1e-9) {
       ctx->incumbent->snapshot(&best);
       SearchState tmp;
       tmp.init(m, best);
       best_cost = tmp.cost;
+      cur_synced = false;
     }
   }
 }
