@@ -259,8 +259,11 @@ void run_worker(SearchContext* ctx, int tid) {
         fixed = best;
         cur_synced = true;
       }
+      // With a round budget the window count is fixed too, so that one thread
+      // and one seed give one answer.
       int64_t windows = 0;
-      while (ctx->elapsed() < until && !ctx->should_stop()) {
+      const bool counted = max_rounds > 0;
+      while ((counted ? windows < 64 : ctx->elapsed() < until) && !ctx->should_stop()) {
         ++windows;
         const int size = 16 << rng.below(7);  // 16 .. 1024 nodes
         grow_window(m, &rng, size, &window, &seen, &seen_clock);
