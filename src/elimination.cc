@@ -6,7 +6,7 @@
 namespace iopddl {
 
 namespace {
-constexpr uint64_t kDegree2Budget = 4u << 20;  // K_i * K_a * K_b
+constexpr uint64_t kDegree2Budget = 16u << 20;  // K_i * K_a * K_b
 }
 
 void EliminationSolver::init(const SearchModel& m) {

@@ -179,6 +179,9 @@ void run_worker(SearchContext* ctx, int tid) {
   const int64_t max_rounds = ctx->options->max_rounds;
   auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
     st.init(m, cand);
+    // Far over the limit, repair would be slow and lead nowhere good: the
+    // candidate has done its job by moving the multipliers.
+    if (double(st.peak()) > 1.5 * double(m.limit) && best_cost < 1e299) return false;
     if (!st.within_limit()) {
       ctx->repairs.fetch_add(1);
       ls.repair(&st, stop);

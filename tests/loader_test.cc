@@ -347,9 +347,12 @@ TEST(Loader, RejectsEveryTruncation) {
     Problem p;
     Status st = load(json.substr(0, len), &p);
     ASSERT_FALSE(st.ok) << "prefix of " << len << " bytes loaded";
-    if (len > 0)
+    if (len == 0) {
+      EXPECT_NE(st.message.find("empty"), std::string::npos) << st.message;
+    } else {
       EXPECT_NE(st.message.find("JSON syntax error at byte " + std::to_string(len)), std::string::npos)
           << st.message;
+    }
   }
 }
 
@@ -653,7 +656,7 @@ TEST(Loader, RejectsEdgeEndpointsOutOfRange) {
   d.edge_nodes = "[[0,1],[0,2],[1,3],[2,4],[3,2147483648]]";
   EXPECT_TRUE(Rejects(d, {"problem.edges.nodes[4][1]", "out of range"}));
   d.edge_nodes = "[[-1,1],[0,2],[1,3],[2,4],[3,4]]";
-  EXPECT_TRUE(Rejects(d, {"problem.edges.nodes[0][0]", "out of range", "-1"}));
+  EXPECT_TRUE(Rejects(d, {"problem.edges.nodes[0][0]", "node index -1 out of range"}));
 }
 
 TEST(Loader, RejectsEdgeCostsOfTheWrongLength) {

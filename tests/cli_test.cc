@@ -1,0 +1,387 @@
+// The iopddl binary, end to end: output format, exit status, time limit,
+// argument errors, invalid input and the evaluate subcommand.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "evaluate.h"
+#include "load_json.h"
+#include "solution_io.h"
+#include "version.h"
+
+namespace iopddl {
+namespace {
+
+const std::string kCli = IOPDDL_CLI;
+const std::string kData = IOPDDL_TEST_DATA;
+const std::string kExample = kData + "/example.json";
+const std::string kG = kData + "/asplos-2025-iopddl-G.json.gz";
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream ss(text);
+  for (std::string line; std::getline(ss, line);) lines.push_back(line);
+  return lines;
+}
+
+struct Outcome {
+  int exit_code = -1;  // 128 + signal when killed
+  std::string out, err;
+  double seconds = 0;
+  std::vector<std::string> out_lines() const { return lines_of(out); }
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = ::testing::TempDir() + "/iopddl_cli_XXXXXX";
+    ASSERT_NE(mkdtemp(&tmpl[0]), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::system(("rm -rf " + quote(dir_)).c_str()); }
+
+  std::string path(const std::string& name) const { return dir_ + "/" + name; }
+
+  // Runs the binary with `args`, capturing stdout, stderr, status and wall time.
+  // `timeout` guards against a hung binary (it is killed, and the test fails).
+  Outcome run(const std::vector<std::string>& args, int timeout = 20) {
+    std::string cmd = "timeout -k 2 " + std::to_string(timeout) + " " + quote(kCli);
+    for (const std::string& a : args) cmd += " " + quote(a);
+    cmd += " >" + quote(path("stdout")) + " 2>" + quote(path("stderr")) + " </dev/null";
+    Outcome r;
+    const auto t0 = std::chrono::steady_clock::now();
+    int status = std::system(cmd.c_str());
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) r.exit_code = 128 + WTERMSIG(status);
+    r.out = read_file(path("stdout"));
+    r.err = read_file(path("stderr"));
+    return r;
+  }
+
+  std::string dir_;
+};
+
+std::string describe(const Outcome& r) {
+  return "exit " + std::to_string(r.exit_code) + "\n--- stdout:\n" + r.out + "--- stderr:\n" + r.err;
+}
+
+// "key:   value" lines of `iopddl evaluate` as a map.
+std::map<std::string, std::string> report(const std::string& out) {
+  std::map<std::string, std::string> m;
+  for (const std::string& line : lines_of(out)) {
+    size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    size_t v = line.find_first_not_of(' ', colon + 1);
+    m[line.substr(0, colon)] = v == std::string::npos ? "" : line.substr(v);
+  }
+  return m;
+}
+
+// The '#' lines, then the solution line; nothing else.
+void expect_contest_output(const Outcome& r) {
+  const std::vector<std::string> lines = r.out_lines();
+  ASSERT_GE(lines.size(), 2u) << describe(r);
+  for (size_t i = 0; i + 1 < lines.size(); ++i)
+    EXPECT_EQ(lines[i].rfind("# ", 0), 0u) << "line " << i << ": " << lines[i];
+  EXPECT_EQ(lines.back().rfind("[", 0), 0u) << lines.back();
+  ASSERT_FALSE(r.out.empty());
+  EXPECT_EQ(r.out.back(), '\n');
+}
+
+// --- Solving ----------------------------------------------------------------
+
+TEST_F(Cli, SolvesTheExampleWithinTheTimeout) {
+  Outcome r = run({kExample, "2"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  expect_contest_output(r);
+  EXPECT_EQ(r.out_lines().back(), "[0, 0, 2, 1, 0]");
+  EXPECT_EQ(r.err, "");
+  EXPECT_LT(r.seconds, 2.0);
+  // The first line names the version and the instance.
+  EXPECT_EQ(r.out_lines().front().rfind(std::string("# iopddl ") + IOPDDL_VERSION + ": example, 5 nodes, 5 edges", 0),
+            0u)
+      << r.out;
+  // The whole output is a valid solution file for `evaluate`.
+  write_file(path("solution.txt"), r.out);
+  Outcome ev = run({"evaluate", kExample, path("solution.txt")});
+  EXPECT_EQ(ev.exit_code, 0) << describe(ev);
+  EXPECT_EQ(report(ev.out)["total cost"], "445") << ev.out;
+}
+
+TEST_F(Cli, QuietPrintsOnlyTheSolution) {
+  Outcome r = run({"--quiet", "--threads", "1", "--seed", "7", kExample, "0.5"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.out, "[0, 0, 2, 1, 0]\n");
+  EXPECT_EQ(r.err, "");
+  EXPECT_LT(r.seconds, 0.5);
+}
+
+TEST_F(Cli, SolvesTheGInstanceWithinThreeSeconds) {
+  Outcome r = run({kG, "3"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_LT(r.seconds, 3.5);
+  expect_contest_output(r);
+  EXPECT_EQ(r.err, "");
+  std::vector<int32_t> a;
+  Status st = parse_solution(r.out, "stdout", &a);
+  ASSERT_TRUE(st.ok) << st.message;
+  ASSERT_EQ(a.size(), 816u);
+
+  // Feasible by an in-process evaluation ...
+  Problem p;
+  st = load_problem_file(kG, &p);
+  ASSERT_TRUE(st.ok) << st.message;
+  Evaluation ev = evaluate(p, a);
+  ASSERT_TRUE(ev.status.ok) << ev.status.message;
+  EXPECT_TRUE(ev.feasible());
+  const std::string total = to_string(ev.total_cost);
+  // ... whose cost the progress lines report ...
+  const std::vector<std::string> lines = r.out_lines();
+  ASSERT_GE(lines.size(), 2u);
+  const std::string cost_line = lines[lines.size() - 2];
+  EXPECT_EQ(cost_line.rfind("# cost " + total + " (nodes " + to_string(ev.node_cost) + ", edges " +
+                                to_string(ev.edge_cost) + "), peak usage " + to_string(ev.peak_usage) +
+                                " of 14392528",
+                            0),
+            0u)
+      << cost_line;
+
+  // ... and `iopddl evaluate` agrees.
+  write_file(path("g.txt"), r.out);
+  Outcome e = run({"evaluate", kG, path("g.txt")});
+  ASSERT_EQ(e.exit_code, 0) << describe(e);
+  auto m = report(e.out);
+  EXPECT_EQ(m["total cost"], total);
+  EXPECT_EQ(m["feasible"], "yes");
+  EXPECT_EQ(m["problem"], "asplos-2025-iopddl-G (816 nodes, 1023 edges)");
+}
+
+// --- Help and version -------------------------------------------------------
+
+TEST_F(Cli, Help) {
+  for (const char* flag : {"--help", "-h"}) {
+    Outcome r = run({flag});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_EQ(r.out.rfind("usage: iopddl [options] PROBLEM TIMEOUT_SECONDS\n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("iopddl evaluate PROBLEM SOLUTION_FILE"), std::string::npos);
+    EXPECT_NE(r.out.find("--threads N"), std::string::npos);
+    EXPECT_NE(r.out.find("exit status"), std::string::npos);
+    EXPECT_EQ(r.err, "");
+  }
+  // --help wins over the positional arguments.
+  Outcome r = run({kExample, "2", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind("usage:", 0), 0u);
+}
+
+TEST_F(Cli, Version) {
+  Outcome r = run({"--version"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.out, std::string("iopddl ") + IOPDDL_VERSION + "\n");
+  EXPECT_EQ(r.err, "");
+}
+
+// --- Bad arguments: usage message, exit 2 -----------------------------------
+
+TEST_F(Cli, BadArgumentsGiveUsageAndExit2) {
+  write_file(path("sol.txt"), "[0, 0, 2, 1, 0]\n");
+  const std::string missing = path("missing.json");
+  const struct {
+    std::vector<std::string> args;
+    std::string why;
+  } cases[] = {
+      {{}, "expected PROBLEM and TIMEOUT_SECONDS"},
+      {{kExample}, "expected PROBLEM and TIMEOUT_SECONDS"},
+      {{kExample, "2", "3"}, "expected PROBLEM and TIMEOUT_SECONDS"},
+      {{kExample, "abc"}, "TIMEOUT_SECONDS must be a number, got 'abc'"},
+      {{kExample, "2s"}, "TIMEOUT_SECONDS must be a number, got '2s'"},
+      {{kExample, ""}, "TIMEOUT_SECONDS must be a number"},
+      {{kExample, "nan"}, "TIMEOUT_SECONDS must be a number"},
+      {{kExample, "inf"}, "TIMEOUT_SECONDS must be a number"},
+      {{kExample, "-1"}, "TIMEOUT_SECONDS must not be negative"},
+      {{kExample, "-0.5"}, "TIMEOUT_SECONDS must not be negative"},
+      {{"--bogus", kExample, "2"}, "unknown option --bogus"},
+      {{kExample, "2", "--threads=2"}, "unknown option --threads=2"},
+      {{"-x", kExample, "2"}, "unknown option -x"},
+      {{"--threads", "0", kExample, "2"}, "--threads must be between 1 and 256"},
+      {{"--threads", "257", kExample, "2"}, "--threads must be between 1 and 256"},
+      {{"--threads", "-3", kExample, "2"}, "--threads needs a non-negative integer, got '-3'"},
+      {{"--threads", "two", kExample, "2"}, "--threads needs a non-negative integer, got 'two'"},
+      {{kExample, "2", "--threads"}, "--threads needs a value"},
+      {{"--seed", "1.5", kExample, "2"}, "--seed needs a non-negative integer"},
+      {{missing, "2"}, "cannot read PROBLEM " + missing + ": No such file or directory"},
+      {{kData, "2"}, "cannot read PROBLEM " + kData + ": is a directory"},
+      {{kExample + "/x", "2"}, "cannot read PROBLEM " + kExample + "/x: Not a directory"},
+      {{"evaluate"}, "evaluate needs PROBLEM and SOLUTION_FILE"},
+      {{"evaluate", kExample}, "evaluate needs PROBLEM and SOLUTION_FILE"},
+      {{"evaluate", kExample, path("sol.txt"), "x"}, "evaluate needs PROBLEM and SOLUTION_FILE"},
+      {{"evaluate", missing, path("sol.txt")}, "cannot read PROBLEM " + missing},
+      {{"evaluate", kExample, missing}, "cannot read SOLUTION_FILE " + missing},
+      {{"evaluate", kExample, kData}, "cannot read SOLUTION_FILE " + kData + ": is a directory"},
+  };
+  for (const auto& c : cases) {
+    std::string shown;
+    for (const std::string& a : c.args) shown += " '" + a + "'";
+    Outcome r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << shown << "\n" << describe(r);
+    EXPECT_EQ(r.out, "") << shown;
+    const std::string first = r.err.substr(0, r.err.find('\n'));
+    EXPECT_EQ(first.rfind("iopddl: ", 0), 0u) << shown << "\n" << r.err;
+    EXPECT_NE(first.find(c.why), std::string::npos) << shown << "\n" << r.err;
+    EXPECT_NE(r.err.find("\nusage: iopddl"), std::string::npos) << shown << "\n" << r.err;
+    EXPECT_LT(r.seconds, 1.0) << shown;
+  }
+}
+
+TEST_F(Cli, UnreadableFileIsABadArgument) {
+  if (geteuid() == 0) GTEST_SKIP() << "root can read any file";
+  const std::string p = path("secret.json");
+  write_file(p, read_file(kExample));
+  ASSERT_EQ(chmod(p.c_str(), 0), 0);
+  Outcome r = run({p, "1"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_NE(r.err.find("cannot read PROBLEM " + p + ": Permission denied"), std::string::npos) << r.err;
+}
+
+// --- Invalid input: the loader's message, exit 3 -----------------------------
+
+TEST_F(Cli, InvalidProblemExits3WithTheLoadersMessage) {
+  std::string json = read_file(kExample);
+  const std::string bad_json = json.replace(json.find("[95]"), 4, "[9.5]");
+  const struct {
+    std::string name, content, why;
+  } cases[] = {
+      {"float.json", bad_json, "problem.nodes.costs[4][0]: expected an integer"},
+      {"empty.json", "", "empty"},
+      {"truncated.json", bad_json.substr(0, 100), "JSON syntax error at byte 100"},
+      {"corrupt.json.gz", "\x1f\x8b garbage", "gzip data is corrupt"},
+  };
+  for (const auto& c : cases) {
+    const std::string p = path(c.name);
+    write_file(p, c.content);
+    Problem problem;
+    Status st = load_problem_file(p, &problem);
+    ASSERT_FALSE(st.ok) << c.name;
+    EXPECT_NE(st.message.find(c.why), std::string::npos) << st.message;
+    for (const std::vector<std::string>& args : {std::vector<std::string>{p, "2"},
+                                                 std::vector<std::string>{"evaluate", p, kExample}}) {
+      Outcome r = run(args);
+      EXPECT_EQ(r.exit_code, 3) << c.name << "\n" << describe(r);
+      EXPECT_EQ(r.out, "") << c.name;
+      EXPECT_EQ(r.err, "iopddl: " + st.message + "\n") << c.name;
+      EXPECT_LT(r.seconds, 1.0) << c.name;
+    }
+  }
+}
+
+// --- evaluate ---------------------------------------------------------------
+
+TEST_F(Cli, EvaluateFeasible) {
+  write_file(path("sol.txt"), "[0, 0, 2, 1, 0]\n");
+  Outcome r = run({"evaluate", kExample, path("sol.txt")});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "");
+  auto m = report(r.out);
+  EXPECT_EQ(m["problem"], "example (5 nodes, 5 edges)");
+  EXPECT_EQ(m["node cost"], "275");
+  EXPECT_EQ(m["edge cost"], "170");
+  EXPECT_EQ(m["total cost"], "445");
+  EXPECT_EQ(m["forbidden entries"], "0");
+  EXPECT_EQ(m["peak usage"], "50 at time 50");
+  EXPECT_EQ(m["usage limit"], "50 (within)");
+  EXPECT_EQ(m["feasible"], "yes");
+}
+
+TEST_F(Cli, EvaluateInfeasible) {
+  write_file(path("sol.txt"), "# over the limit\n[0, 1, 1, 0, 0]\n");
+  Outcome r = run({"evaluate", kExample, path("sol.txt")});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  auto m = report(r.out);
+  EXPECT_EQ(m["node cost"], "305");
+  EXPECT_EQ(m["edge cost"], "160");
+  EXPECT_EQ(m["total cost"], "465");
+  EXPECT_EQ(m["peak usage"], "55 at time 50");
+  EXPECT_EQ(m["usage limit"], "50 (EXCEEDED)");
+  EXPECT_EQ(m["feasible"], "no");
+}
+
+TEST_F(Cli, EvaluateForbiddenEntryIsInfeasible) {
+  std::string json = read_file(kExample);
+  json.replace(json.find("[95]"), 4, "[1000000000000000000]");
+  write_file(path("p.json"), json);
+  write_file(path("sol.txt"), "[0, 0, 2, 1, 0]\n");
+  Outcome r = run({"evaluate", path("p.json"), path("sol.txt")});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  auto m = report(r.out);
+  EXPECT_EQ(m["total cost"], "1000000000000000350");
+  EXPECT_EQ(m["forbidden entries"], "1");
+  EXPECT_EQ(m["usage limit"], "50 (within)");
+  EXPECT_EQ(m["feasible"], "no");
+}
+
+TEST_F(Cli, EvaluateWithoutLimit) {
+  std::string json = read_file(kExample);
+  const std::string limit = ",\"usage_limit\":50";
+  ASSERT_NE(json.find(limit), std::string::npos);
+  json.replace(json.find(limit), limit.size(), "");
+  write_file(path("p.json"), json);
+  write_file(path("sol.txt"), "[0, 1, 1, 0, 0]");
+  Outcome r = run({"evaluate", path("p.json"), path("sol.txt")});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  auto m = report(r.out);
+  EXPECT_EQ(m["usage limit"], "none");
+  EXPECT_EQ(m["feasible"], "yes");
+}
+
+TEST_F(Cli, EvaluateRejectsInvalidSolutions) {
+  const struct {
+    std::string text, why;
+  } cases[] = {
+      {"[0, 0, 2, 1]\n", "solution has 4 entries, the problem has 5 nodes"},
+      {"[0, 0, 3, 1, 0]\n", "solution[2] = 3 is out of range"},
+      {"[0, -1, 2, 1, 0]\n", "solution[1] = -1 is out of range"},
+      {"# no answer\n", "no solution line"},
+      {"[0, 0, x, 1, 0]\n", "solution entry 2 is not an integer"},
+      {"", "no solution line"},
+  };
+  for (const auto& c : cases) {
+    write_file(path("sol.txt"), c.text);
+    Outcome r = run({"evaluate", kExample, path("sol.txt")});
+    EXPECT_EQ(r.exit_code, 3) << c.text << "\n" << describe(r);
+    EXPECT_EQ(r.out, "") << c.text;
+    EXPECT_EQ(r.err.rfind("iopddl: " + path("sol.txt") + ": ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.why), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace iopddl
