@@ -182,8 +182,12 @@ int main(int argc, char** argv) {
     std::printf("# iopddl %s: %s, %d nodes, %d edges, limit %s, loaded in %.3f s\n", IOPDDL_VERSION,
                 p.name.c_str(), p.num_nodes(), p.num_edges(),
                 p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "none", load_s);
-    opt.on_progress = [&](const Progress& pr) {
-      if (std::strcmp(pr.event, "improved") == 0) {
+    double last_bound_line = -1;
+    opt.on_progress = [&, last_bound_line](const Progress& pr) mutable {
+      const bool bound_event = std::strcmp(pr.event, "bound") == 0;
+      if (std::strcmp(pr.event, "improved") == 0 ||
+          (bound_event && pr.has_solution && pr.feasible && pr.elapsed_seconds >= last_bound_line + 1.0)) {
+        if (bound_event) last_bound_line = pr.elapsed_seconds;
         std::printf("# %.3f s cost %s%s", pr.elapsed_seconds + load_s, to_string(pr.best_cost).c_str(),
                     pr.feasible ? "" : " (infeasible)");
         if (pr.has_lower_bound && pr.feasible)
@@ -202,9 +206,9 @@ int main(int argc, char** argv) {
   if (!r.status.ok) { std::fprintf(stderr, "iopddl: %s\n", r.status.message.c_str()); return 3; }
   if (!quiet) {
     const auto& s = r.stats;
-    std::printf("# done in %.3f s: %lld rounds, %lld forest solves, %lld local moves, %lld improvements, "
+    std::printf("# done in %.3f s: %lld rounds, %lld message passes, %lld windows, %lld local moves, %lld improvements, "
                 "%lld of %lld strategies removed, %d threads\n",
-                r.elapsed_seconds + load_s, (long long)s.rounds, (long long)s.forest_solves,
+                r.elapsed_seconds + load_s, (long long)s.rounds, (long long)s.message_passes, (long long)s.windows,
                 (long long)s.local_moves, (long long)s.improvements, (long long)s.strategies_removed,
                 (long long)s.strategies_total, s.threads);
     if (r.feasible)
@@ -212,6 +216,10 @@ int main(int argc, char** argv) {
                   to_string(r.evaluation.node_cost).c_str(), to_string(r.evaluation.edge_cost).c_str(),
                   to_string(r.evaluation.peak_usage).c_str(), p.has_usage_limit ? " of " : "",
                   p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "");
+    if (r.proven_optimal) std::printf("# proven optimal\n");
+    else if (r.feasible && r.has_lower_bound)
+      std::printf("# lower bound %s, gap %s%%\n", to_string(r.lower_bound).c_str(),
+                  percent(r.evaluation.total_cost - r.lower_bound, r.evaluation.total_cost).c_str());
   }
   if (!r.feasible) {
     if (r.proven_infeasible)

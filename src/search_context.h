@@ -19,7 +19,7 @@ struct SearchContext {
   std::chrono::steady_clock::time_point start, deadline;
   std::atomic<bool> done{false};
 
-  std::atomic<int64_t> rounds{0}, forest_solves{0}, local_moves{0}, repairs{0}, improvements{0}, windows{0};
+  std::atomic<int64_t> rounds{0}, message_passes{0}, local_moves{0}, repairs{0}, improvements{0}, windows{0};
   std::mutex progress_mu;  // serialises callbacks and the history
   std::vector<ImprovementPoint> history;
   double first_feasible_seconds = -1;

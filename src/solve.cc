@@ -87,9 +87,11 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
   result.feasible = result.evaluation.feasible();
   result.has_lower_bound = ctx.has_lower_bound;
   result.lower_bound = ctx.lower_bound;
+  result.proven_optimal = result.feasible && result.has_lower_bound &&
+                          result.lower_bound >= result.evaluation.total_cost;
   result.elapsed_seconds = ctx.elapsed();
   result.stats.rounds = ctx.rounds.load();
-  result.stats.forest_solves = ctx.forest_solves.load();
+  result.stats.message_passes = ctx.message_passes.load();
   result.stats.windows = ctx.windows.load();
   result.stats.local_moves = ctx.local_moves.load();
   result.stats.repairs = ctx.repairs.load();

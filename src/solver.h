@@ -49,7 +49,7 @@ struct ImprovementPoint {
 struct SolveStats {
   int threads = 0;
   int64_t rounds = 0;               // outer rounds, all threads
-  int64_t forest_solves = 0;        // message-passing iterations (each followed by an elimination)
+  int64_t message_passes = 0;        // message-passing iterations (each followed by an elimination)
   int64_t windows = 0;              // large-neighbourhood windows solved by elimination
   int64_t local_moves = 0;          // accepted single-node moves
   int64_t repairs = 0;              // memory repairs run
@@ -70,6 +70,7 @@ struct SolveResult {
   bool has_lower_bound = false;
   Int128 lower_bound = 0;
   bool proven_infeasible = false; // the reductions showed no feasible assignment exists
+  bool proven_optimal = false;    // feasible and equal to the lower bound
   double elapsed_seconds = 0;
   SolveStats stats;
 };

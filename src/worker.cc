@@ -22,6 +22,8 @@ void SearchContext::offer(const std::vector<int32_t>& a, double approx_cost, boo
   const double t = elapsed();
   history.push_back({t, ev.total_cost, ev.feasible()});
   if (ev.feasible() && first_feasible_seconds < 0) first_feasible_seconds = t;
+  // Proven optimal: nothing left to search for.
+  if (ev.feasible() && has_lower_bound && ev.total_cost <= lower_bound) done.store(true);
   if (options->on_progress) {
     Progress pr;
     pr.elapsed_seconds = t;
@@ -41,6 +43,11 @@ void SearchContext::offer_bound(Int128 lb) {
   if (!bound_valid || (has_lower_bound && lb <= lower_bound)) return;
   has_lower_bound = true;
   lower_bound = lb;
+  {
+    std::vector<int32_t> tmp;
+    Evaluation ev;
+    if (incumbent->snapshot(&tmp, &ev) && ev.feasible() && ev.total_cost <= lb) done.store(true);
+  }
   if (options->on_progress) {
     Progress pr;
     pr.elapsed_seconds = elapsed();
@@ -208,7 +215,7 @@ void run_worker(SearchContext* ctx, int tid) {
     // memory limit (its messages converge undisturbed by moving multipliers),
     // rounded; and its proven bound, which holds for the constrained problem too.
     if (!mp.iterate(&rounded, &stop)) break;
-    ctx->forest_solves.fetch_add(1);
+    ctx->message_passes.fetch_add(1);
     if (ctx->should_stop()) break;
     if (rounds % 4 == 1) {
       double mag = 0;

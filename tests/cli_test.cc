@@ -167,7 +167,10 @@ TEST_F(Cli, SolvesTheGInstanceWithinThreeSeconds) {
   // ... whose cost the progress lines report ...
   const std::vector<std::string> lines = r.out_lines();
   ASSERT_GE(lines.size(), 2u);
-  const std::string cost_line = lines[lines.size() - 2];
+  // The summary line "# cost C (nodes N, edges E), ..." near the end.
+  std::string cost_line;
+  for (const std::string& l : lines)
+    if (l.rfind("# cost ", 0) == 0 && l.find("(nodes ") != std::string::npos) cost_line = l;
   EXPECT_EQ(cost_line.rfind("# cost " + total + " (nodes " + to_string(ev.node_cost) + ", edges " +
                                 to_string(ev.edge_cost) + "), peak usage " + to_string(ev.peak_usage) +
                                 " of 14392528",
