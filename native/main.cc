@@ -34,6 +34,8 @@ const char* kUsage =
     "options:\n"
     "  --threads N   search threads (default: all cores)\n"
     "  --seed N      random seed (default: 1)\n"
+    "  --rounds N    stop after N search rounds per thread (with --threads 1 and a\n"
+    "                fixed seed the answer is then reproducible)\n"
     "  --quiet       print only the solution line\n"
     "  --help        this text\n"
     "  --version     the version\n"
@@ -136,6 +138,7 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "evaluate") == 0) return run_evaluate(argc, argv);
   int threads = 0;
   uint64_t seed = 1;
+  int64_t rounds = 0;
   bool quiet = false;
   std::vector<const char*> pos;
   for (int k = 1; k < argc; ++k) {
@@ -143,13 +146,15 @@ int main(int argc, char** argv) {
     if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h")) { std::fputs(kUsage, stdout); return 0; }
     if (!std::strcmp(a, "--version")) { std::printf("iopddl %s\n", IOPDDL_VERSION); return 0; }
     if (!std::strcmp(a, "--quiet")) { quiet = true; continue; }
-    if (!std::strcmp(a, "--threads") || !std::strcmp(a, "--seed")) {
+    if (!std::strcmp(a, "--threads") || !std::strcmp(a, "--seed") || !std::strcmp(a, "--rounds")) {
       if (k + 1 >= argc) return usage_error(std::string(a) + " needs a value");
       uint64_t v;
       if (!parse_uint(argv[k + 1], &v)) return usage_error(std::string(a) + " needs a non-negative integer, got '" + argv[k + 1] + "'");
       if (!std::strcmp(a, "--threads")) {
         if (v < 1 || v > 256) return usage_error("--threads must be between 1 and 256");
         threads = int(v);
+      } else if (!std::strcmp(a, "--rounds")) {
+        rounds = int64_t(v);
       } else {
         seed = v;
       }
@@ -178,6 +183,7 @@ int main(int argc, char** argv) {
   opt.time_limit_seconds = std::max(0.0, timeout - margin - load_s);
   opt.threads = threads;
   opt.seed = seed;
+  opt.max_rounds = rounds;
   if (!quiet) {
     std::printf("# iopddl %s: %s, %d nodes, %d edges, limit %s, loaded in %.3f s\n", IOPDDL_VERSION,
                 p.name.c_str(), p.num_nodes(), p.num_edges(),

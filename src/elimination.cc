@@ -66,7 +66,8 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
                                           const std::vector<int32_t>& fixed,
                                           std::vector<int32_t>* assign, Rng* rng, double randomness,
                                           const std::vector<int32_t>* hint,
-                                          const std::function<bool()>* should_stop, double follow_hint) {
+                                          const std::function<bool()>* should_stop, double follow_hint,
+                                          const std::vector<int64_t>* usage_cap) {
   const SearchModel& m = *m_;
   const Problem& P = *m.p;
   EliminationStats stats;
@@ -93,8 +94,10 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
     unary_off_[i] = pool_.size();
     const double w = weight.empty() ? 0.0 : weight[i];
     const int32_t* d = m.domain(i);
+    const int64_t cap = usage_cap ? (*usage_cap)[i] : INT64_MAX;
     for (int k = 0; k < m.dom_size(i); ++k)
-      pool_.push_back(m.node_cost(i, d[k]) + w * double(m.usage(i, d[k])));
+      pool_.push_back(m.node_cost(i, d[k]) + w * double(m.usage(i, d[k])) +
+                      (m.usage(i, d[k]) > cap ? m.big : 0.0));
   }
   // Edges: between free nodes into matrices (parallel ones summed); towards
   // fixed nodes into the free end's unary.

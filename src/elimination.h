@@ -34,11 +34,13 @@ class EliminationSolver {
   // the hint itself: an exact move in a very large neighbourhood. With
   // follow_hint < 1 each decided node follows the hint only with that
   // probability and is decided greedily otherwise, which moves the few
-  // decided nodes too.
+  // decided nodes too. A `usage_cap` per node prices strategies above it like
+  // forbidden ones.
   EliminationStats solve(const std::vector<double>& weight, const std::vector<int32_t>& fixed,
                          std::vector<int32_t>* assign, Rng* rng, double randomness,
                          const std::vector<int32_t>* hint = nullptr,
-                         const std::function<bool()>* should_stop = nullptr, double follow_hint = 1.0);
+                         const std::function<bool()>* should_stop = nullptr, double follow_hint = 1.0,
+                         const std::vector<int64_t>* usage_cap = nullptr);
 
  private:
   struct Edge {

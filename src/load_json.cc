@@ -10,7 +10,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <memory>
+#include <new>
+#include <stdexcept>
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
@@ -59,6 +62,34 @@ bool parse_int64(const char* s, size_t len, int64_t* out, const char** why) {
   size_t i = 0;
   bool neg = false;
   if (i < len && s[i] == '-') { neg = true; ++i; }
+  if (len - i <= 19) {
+    // Up to 19 digits fit in 64 unsigned bits: the common, fast case
+    // (10^18, the forbidden marker, has 19).
+    uint64_t v = 0;
+    for (; i + 8 <= len; i += 8) {
+      // Eight digits at once (SWAR): check they are all '0'..'9', then fold.
+      uint64_t chunk;
+      std::memcpy(&chunk, s + i, 8);
+      if (((chunk & 0xF0F0F0F0F0F0F0F0ULL) | (((chunk + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) !=
+          0x3333333333333333ULL) {
+        *why = "expected an integer, got a number with a fraction or exponent";
+        return false;
+      }
+      chunk -= 0x3030303030303030ULL;
+      chunk = (chunk * 10) + (chunk >> 8);
+      chunk = (((chunk & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+               (((chunk >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+      v = v * 100000000ULL + chunk;
+    }
+    for (; i < len; ++i) {
+      const unsigned d = unsigned(s[i]) - '0';
+      if (d > 9) { *why = "expected an integer, got a number with a fraction or exponent"; return false; }
+      v = v * 10 + d;
+    }
+    if (v > uint64_t(INT64_MAX) + (neg ? 1 : 0)) { *why = "integer out of the int64 range"; return false; }
+    *out = neg ? int64_t(0 - v) : int64_t(v);
+    return true;
+  }
   unsigned __int128 v = 0;
   for (; i < len; ++i) {
     char c = s[i];
@@ -69,6 +100,30 @@ bool parse_int64(const char* s, size_t len, int64_t* out, const char** why) {
   if (!neg && v > (unsigned __int128)INT64_MAX) { *why = "integer out of the int64 range"; return false; }
   *out = neg ? int64_t(-(__int128)v) : int64_t(v);
   return true;
+}
+
+// A field name from the input as it may appear in a one-line message: control
+// and non-ASCII bytes escaped as \xHH (an escaped "\n" in a key must not break
+// the line), quotes and backslashes escaped, and at most 40 bytes of it.
+std::string printable_key(const std::string& k) {
+  static const char kHex[] = "0123456789abcdef";
+  constexpr size_t kMax = 40;
+  std::string s;
+  for (size_t i = 0; i < k.size() && i < kMax; ++i) {
+    const unsigned char c = (unsigned char)k[i];
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += char(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      s += "\\x";
+      s += kHex[c >> 4];
+      s += kHex[c & 15];
+    } else {
+      s += char(c);
+    }
+  }
+  if (k.size() > kMax) s += "...";
+  return s;
 }
 
 struct Frame {
@@ -194,7 +249,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
       seen[int(f)] = true;
     }
     key_ = f;
-    if (f == Field::kUnknown) unknown_key_ = k;
+    if (f == Field::kUnknown) unknown_key_ = printable_key(k);
     have_key_ = true;
     return true;
   }
@@ -383,7 +438,56 @@ Status gunzip(const std::string& in, std::string* out) {
   return Status::Ok();
 }
 
+namespace {
+
+// RapidJSON's parse stack allocator, throwing std::bad_alloc instead of handing
+// a null pointer to RapidJSON (which would dereference it): running out of
+// memory becomes an error message like any other allocation failure.
+class StackAllocator {
+ public:
+  static const bool kNeedFree = true;
+  void* Malloc(size_t size) {
+    if (size == 0) return nullptr;
+    void* p = std::malloc(size);
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
+  void* Realloc(void* old, size_t, size_t size) {
+    if (size == 0) {
+      std::free(old);
+      return nullptr;
+    }
+    void* p = std::realloc(old, size);
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
+  static void Free(void* p) { std::free(p); }
+};
+
+Status load_unguarded(std::string& bytes, const std::string& source, Problem* out);
+
+}  // namespace
+
+// Memory runs out on inputs too large for the machine (or a gzip bomb): the
+// allocation failure becomes a message (a WebAssembly build without exception
+// support aborts instead, as it would anyway).
 Status load_problem_from_buffer(std::string bytes, const std::string& source, Problem* out) {
+  const size_t input_size = bytes.size();
+  const bool gz = is_gzip(bytes);
+  try {
+    return load_unguarded(bytes, source, out);
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+  std::string().swap(bytes);
+  *out = Problem();
+  return Status::Error(source + ": out of memory while loading the problem (" + std::to_string(input_size) +
+                       " bytes of " + (gz ? "gzip input" : "input") + ")");
+}
+
+namespace {
+
+Status load_unguarded(std::string& bytes, const std::string& source, Problem* out) {
   *out = Problem();
   const bool was_gzip = is_gzip(bytes);
   if (was_gzip) {
@@ -394,7 +498,7 @@ Status load_problem_from_buffer(std::string bytes, const std::string& source, Pr
   }
   bytes.push_back('\0');  // in-situ parsing wants a terminator
   Handler h(out);
-  rapidjson::Reader reader;
+  rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, StackAllocator> reader;
   rapidjson::InsituStringStream ss(&bytes[0]);
   constexpr unsigned kFlags = rapidjson::kParseInsituFlag | rapidjson::kParseIterativeFlag |
                               rapidjson::kParseNumbersAsStringsFlag;
@@ -450,6 +554,8 @@ Status load_problem_from_buffer(std::string bytes, const std::string& source, Pr
   if (!st) return Status::Error(source + ": " + st.message);
   return Status::Ok();
 }
+
+}  // namespace
 
 Status load_problem_file(const std::string& path, Problem* out) {
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);

@@ -4,33 +4,55 @@
 
 namespace iopddl {
 
+namespace {
+
+// The model indexes nodes, edges and strategies (per node and in all) with
+// 32-bit integers; edge matrices (K_u * K_v < 2^62) and offsets are 64-bit.
+constexpr uint64_t kMaxIndex = INT32_MAX;
+
+std::string over_limit(const std::string& what, uint64_t count) {
+  return what + ": " + std::to_string(count) + " is more than the model can index (at most " +
+         std::to_string(kMaxIndex) + ", 2^31 - 1)";
+}
+
+}  // namespace
+
 Status finalize_problem(Problem* p) {
   const int64_t n = int64_t(p->interval_lo.size());
-  if (n > INT32_MAX) return Status::Error("too many nodes: " + std::to_string(n));
+  if (uint64_t(n) > kMaxIndex) return Status::Error(over_limit("problem.nodes: too many nodes", uint64_t(n)));
   if (p->interval_hi.size() != p->interval_lo.size() || p->strategy_offset.size() != size_t(n) + 1 ||
-      p->node_usage.size() != p->node_cost.size())
+      p->node_usage.size() != p->node_cost.size() || p->strategy_offset[0] != 0)
     return Status::Error("inconsistent node arrays");
   for (int64_t i = 0; i < n; ++i) {
     if (p->strategy_offset[i + 1] <= p->strategy_offset[i])
       return Status::Error("problem.nodes.costs[" + std::to_string(i) +
                            "]: a node needs at least one strategy");
-    if (p->strategy_offset[i + 1] - p->strategy_offset[i] > INT32_MAX)
-      return Status::Error("problem.nodes.costs[" + std::to_string(i) + "]: too many strategies");
+    if (p->strategy_offset[i + 1] - p->strategy_offset[i] > kMaxIndex)
+      return Status::Error(over_limit("problem.nodes.costs[" + std::to_string(i) + "]: too many strategies",
+                                      p->strategy_offset[i + 1] - p->strategy_offset[i]));
+    if (p->strategy_offset[i + 1] > kMaxIndex)
+      return Status::Error(over_limit("problem.nodes.costs: too many strategies in total (through node " +
+                                          std::to_string(i) + ")",
+                                      p->strategy_offset[i + 1]));
     if (p->interval_lo[i] > p->interval_hi[i])
       return Status::Error("problem.nodes.intervals[" + std::to_string(i) + "]: lower end " +
                            std::to_string(p->interval_lo[i]) + " exceeds upper end " +
                            std::to_string(p->interval_hi[i]));
   }
+  if (p->strategy_offset[n] != p->node_cost.size()) return Status::Error("inconsistent node arrays");
   const size_t m_nodes = p->edge_u.size();
   if (p->edge_v.size() != m_nodes) {
     return Status::Error("problem.edges.nodes[" + std::to_string(p->edge_v.size()) +
                          "]: an edge must be a pair of node indices [u, v]");
   }
+  if (p->edge_cost_offset.empty()) return Status::Error("inconsistent edge arrays");
   const size_t m_costs = p->edge_cost_offset.size() - 1;
   if (m_nodes != m_costs)
     return Status::Error("edge count mismatch: problem.edges.nodes has " + std::to_string(m_nodes) +
                          " entries, problem.edges.costs has " + std::to_string(m_costs));
-  if (m_nodes > INT32_MAX) return Status::Error("too many edges: " + std::to_string(m_nodes));
+  if (m_nodes > kMaxIndex) return Status::Error(over_limit("problem.edges: too many edges", m_nodes));
+  if (p->edge_cost_offset[0] != 0 || p->edge_cost_offset[m_nodes] != p->edge_cost.size())
+    return Status::Error("inconsistent edge arrays");
   for (size_t e = 0; e < m_nodes; ++e) {
     for (int end = 0; end < 2; ++end) {
       int64_t x = end == 0 ? p->edge_u[e] : p->edge_v[e];
@@ -40,6 +62,7 @@ Status finalize_problem(Problem* p) {
                              std::to_string(n) + (n == 1 ? " node)" : " nodes)"));
     }
     uint64_t want = uint64_t(p->num_strategies(p->edge_u[e])) * uint64_t(p->num_strategies(p->edge_v[e]));
+    if (p->edge_cost_offset[e + 1] < p->edge_cost_offset[e]) return Status::Error("inconsistent edge arrays");
     uint64_t got = p->edge_cost_offset[e + 1] - p->edge_cost_offset[e];
     if (got != want)
       return Status::Error("problem.edges.costs[" + std::to_string(e) + "]: has " + std::to_string(got) +

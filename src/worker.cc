@@ -183,6 +183,10 @@ void run_worker(SearchContext* ctx, int tid) {
   int32_t seen_clock = 0;
   std::vector<std::pair<int, int>> undo;
   const std::vector<double> no_weight;
+  int64_t dbg_infeasible = 0, dbg_accepted = 0, dbg_windows = 0;
+  std::vector<int64_t> cap(m.n, INT64_MAX);
+  UsageTree overlap;
+  overlap.init(m.p->num_segments());
   const int64_t max_rounds = ctx->options->max_rounds;
   auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
     st.init(m, cand);
@@ -279,7 +283,25 @@ void run_worker(SearchContext* ctx, int tid) {
         grow_window(m, &rng, size, &window, &seen, &seen_clock);
         if (window.empty()) break;
         for (int w : window) fixed[w] = -1;
-        EliminationStats ws = elim.solve(rng.below(4) ? weight : no_weight, fixed, &y, &rng, 0.0, &cur.s, &stop);
+        // Usage caps that keep any answer within the limit: at every time the
+        // window's nodes share the slack there, each taking at most its
+        // slack divided by how many window nodes overlap it.
+        if (m.p->has_usage_limit && m.p->num_segments() > 0) {
+          for (int w : window)
+            if (m.has_interval(w)) overlap.add(m.p->seg_lo[w], m.p->seg_hi[w], 1);
+          for (int w : window) {
+            if (!m.has_interval(w)) { cap[w] = INT64_MAX; continue; }
+            const int64_t slack = m.limit - cur.max_over(w);
+            const int64_t share = overlap.max(m.p->seg_lo[w], m.p->seg_hi[w]);
+            cap[w] = m.usage(w, cur.s[w]) + std::max<int64_t>(0, slack) / std::max<int64_t>(1, share);
+          }
+          for (int w : window)
+            if (m.has_interval(w)) overlap.add(m.p->seg_lo[w], m.p->seg_hi[w], -1);
+        }
+        // Half the windows decide their stuck nodes greedily (given the fixed
+        // surroundings that is well informed) instead of keeping them.
+        EliminationStats ws = elim.solve(rng.below(4) ? weight : no_weight, fixed, &y, &rng, 0.0, &cur.s, &stop,
+                                         rng.below(2) ? 1.0 : 0.0, &cap);
         for (int w : window) fixed[w] = cur.s[w];
         if (!ws.complete) break;
         undo.clear();
@@ -287,6 +309,7 @@ void run_worker(SearchContext* ctx, int tid) {
           if (y[w] != cur.s[w]) { undo.push_back({w, cur.s[w]}); cur.set(w, y[w]); }
         if (undo.empty()) continue;
         if (cur.within_limit()) ls.descend_from(&cur, window, &rng, stop, &undo);
+        else ++dbg_infeasible;
         if (cur.within_limit() && cur.cost < best_cost - 1e-6 * std::max(1.0, std::abs(best_cost))) {
           for (auto& u : undo) fixed[u.first] = cur.s[u.first];
           cur.cost = cur.full_cost();
@@ -294,11 +317,13 @@ void run_worker(SearchContext* ctx, int tid) {
           best_cost = cur.cost;
           ctx->offer(best, best_cost, true);
           mode_weight[3] += 1.0;
+          ++dbg_accepted;
         } else {
           for (size_t k = undo.size(); k-- > 0;) cur.set(undo[k].first, undo[k].second);
         }
       }
       ctx->windows.fetch_add(windows);
+      dbg_windows += windows;
     }
     // Adopt the shared incumbent when another thread is ahead.
     if (ctx->incumbent->feasible() && ctx->incumbent->approx_cost() < best_cost - 1e-9) {
@@ -309,6 +334,8 @@ void run_worker(SearchContext* ctx, int tid) {
       cur_synced = false;
     }
   }
+  if (getenv("IOPDDL_DEBUG"))
+    fprintf(stderr, "t%d windows %ld accepted %ld infeasible %ld\n", tid, (long)dbg_windows, (long)dbg_accepted, (long)dbg_infeasible);
 }
 
 }  // namespace iopddl
