@@ -564,13 +564,18 @@ Status load_problem_file(const std::string& path, Problem* out) {
   // Only a regular file's size is meaningful: a directory opens, but its "size"
   // from fseek/ftell can be LONG_MAX, and reserving that throws.
   struct stat sb;
-  if (fstat(fileno(f.get()), &sb) == 0) {
-    if (S_ISDIR(sb.st_mode)) return Status::Error(path + ": cannot read: is a directory");
-    if (S_ISREG(sb.st_mode) && sb.st_size > 0) bytes.reserve(size_t(sb.st_size) + 1);
+  const bool have_stat = fstat(fileno(f.get()), &sb) == 0;
+  if (have_stat && S_ISDIR(sb.st_mode)) return Status::Error(path + ": cannot read: is a directory");
+  try {
+    if (have_stat && S_ISREG(sb.st_mode) && sb.st_size > 0) bytes.reserve(size_t(sb.st_size) + 1);
+    char buf[1 << 16];
+    size_t got;
+    while ((got = std::fread(buf, 1, sizeof buf, f.get())) > 0) bytes.append(buf, got);
+  } catch (const std::bad_alloc&) {
+    return Status::Error(path + ": out of memory while reading the file");
+  } catch (const std::length_error&) {
+    return Status::Error(path + ": out of memory while reading the file");
   }
-  char buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f.get())) > 0) bytes.append(buf, got);
   if (std::ferror(f.get())) return Status::Error(path + ": read error: " + std::strerror(errno));
   return load_problem_from_buffer(std::move(bytes), path, out);
 }

@@ -184,6 +184,9 @@ void run_worker(SearchContext* ctx, int tid) {
   std::vector<std::pair<int, int>> undo;
   const std::vector<double> no_weight;
   int64_t dbg_infeasible = 0, dbg_accepted = 0, dbg_windows = 0;
+  // Windows get twice the time of the global step: on the large instances
+  // most gains come from them once a good basin is found.
+  const double window_share = 2.0;
   std::vector<int64_t> cap(m.n, INT64_MAX);
   UsageTree overlap;
   overlap.init(m.p->num_segments());
@@ -263,11 +266,11 @@ void run_worker(SearchContext* ctx, int tid) {
     for (double& w : mode_weight) w *= 0.95;
     if (improved) mode_weight[mode] += 1.0;
     if (ctx->should_stop()) break;
-    // Large neighbourhood search around the best: as long again as the global
-    // step took, free a connected window of nodes, solve it by elimination
+    // Large neighbourhood search around the best: for `window_share` times as
+    // long as the global step took, free a connected window of nodes, solve it by elimination
     // with the rest fixed, polish locally, keep it if it fits and is cheaper.
     if (best_cost < 1e299) {
-      const double until = ctx->elapsed() + (ctx->elapsed() - round_start);
+      const double until = ctx->elapsed() + window_share * (ctx->elapsed() - round_start);
       if (!cur_synced) {
         cur.init(m, best);
         fixed = best;
