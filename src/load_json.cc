@@ -445,7 +445,7 @@ namespace {
 // memory becomes an error message like any other allocation failure.
 class StackAllocator {
  public:
-  static const bool kNeedFree = true;
+  [[maybe_unused]] static const bool kNeedFree = true;  // RapidJSON's allocator concept
   void* Malloc(size_t size) {
     if (size == 0) return nullptr;
     void* p = std::malloc(size);

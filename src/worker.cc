@@ -224,7 +224,7 @@ void run_worker(SearchContext* ctx, int tid) {
     if (!mp.iterate(&rounded, &stop)) break;
     ctx->message_passes.fetch_add(1);
     if (ctx->should_stop()) break;
-    if (rounds % 4 == 1) {
+    if (rounds >= 2 && rounds % 2 == 0) {
       double mag = 0;
       double lb = mp.lower_bound(&mag);
       double margin = 1e-9 * mag + 1;
