@@ -146,24 +146,26 @@ void run_worker(SearchContext* ctx, int tid) {
 
   EliminationSolver elim;
   elim.init(m);
-  // A feasible answer first: elimination with memory priced so high that it
-  // minimises usage first and cost second (forbidden pairs stay costlier
-  // still), then repair and polish. The least-usage assignment is the fallback.
+  // A feasible answer first: every node capped at its least usage (which fits
+  // whenever anything does), elimination picks the cheapest such assignment
+  // free of forbidden pairs; then repair and polish. The plain least-usage
+  // assignment is the fallback.
   SearchState st;
   {
     std::vector<int32_t> start = least_usage_start(m);
     std::vector<int32_t> all_free(m.n, -1), y;
-    double max_use = 1;
-    for (int i = 0; i < m.n; ++i)
-      for (int k = 0; k < m.dom_size(i); ++k) max_use = std::max(max_use, double(m.usage(i, m.domain(i)[k])));
-    const double w = relax.needed() ? std::min(m.big / (8.0 * max_use * std::max(1, m.n)), 1e3 * relax.rate()) : 0.0;
-    std::vector<double> heavy(m.n, w);
-    EliminationStats es = elim.solve(heavy, all_free, &y, &rng, 0.0, &start, &stop);
+    std::vector<int64_t> least(m.n, INT64_MAX);
+    if (relax.needed())
+      for (int i = 0; i < m.n; ++i) least[i] = m.usage(i, start[i]);
+    EliminationStats es = elim.solve({}, all_free, &y, &rng, 0.0, &start, &stop, 1.0, &least);
     st.init(m, es.complete ? y : start);
+    if (getenv("IOPDDL_DEBUG")) fprintf(stderr, "start elim %.3f s peak/limit %.3f cost %.4g\n", ctx->elapsed(), double(st.peak()) / double(m.limit), st.cost);
     ctx->offer(st.s, st.full_cost(), st.within_limit());
     ctx->repairs.fetch_add(1);
     ls.repair(&st, stop);
+    if (getenv("IOPDDL_DEBUG")) fprintf(stderr, "start repair %.3f s peak/limit %.3f cost %.4g\n", ctx->elapsed(), double(st.peak()) / double(m.limit), st.cost);
     ctx->local_moves.fetch_add(ls.descend(&st, &rng, stop));
+    if (getenv("IOPDDL_DEBUG")) fprintf(stderr, "start descend %.3f s cost %.4g\n", ctx->elapsed(), st.cost);
     st.cost = st.full_cost();
     ctx->offer(st.s, st.cost, st.within_limit());
   }
