@@ -1,7 +1,84 @@
 #!/usr/bin/env bash
-# Runs every test suite: the native GoogleTest suites through CTest, then the
-# JavaScript package's tests when the package is part of the checkout.
+# Runs every test suite: the native GoogleTest suites through CTest (Release
+# build); the same suites again under AddressSanitizer + UndefinedBehaviorSanitizer
+# (build-asan); the multi-threaded solver tests under ThreadSanitizer
+# (build-tsan); and each libFuzzer target for a bounded time (build-fuzz).
+#
+#   IOPDDL_SANITIZERS=0      skip the ASan/UBSan and TSan suites
+#   IOPDDL_FUZZ_SECONDS=N    seconds per fuzzer (default 30; 0 skips fuzzing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SANITIZERS="${IOPDDL_SANITIZERS:-1}"
+FUZZ_SECONDS="${IOPDDL_FUZZ_SECONDS:-30}"
+
+stage() { echo; echo "=== test.sh: $* ($(date -u +%H:%M:%S))"; }
+
 scripts/setup.sh
+stage "native suites (Release)"
 ctest --test-dir build --output-on-failure -j2
+
+# Sanitizer builds: -O1 with debug info; every report is fatal.
+SAN_FLAGS=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g")
+export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+
+if [ "$SANITIZERS" != 0 ]; then
+  # g++'s sanitizers come with g++ (libasan, libubsan, libtsan): no extra packages.
+  stage "ASan + UBSan build"
+  cmake -S . -B build-asan -DIOPDDL_SANITIZE=ON "${SAN_FLAGS[@]}" >/dev/null
+  cmake --build build-asan -j2
+  stage "native suites under ASan + UBSan"
+  ctest --test-dir build-asan --output-on-failure -j2
+
+  stage "TSan build"
+  cmake -S . -B build-tsan -DIOPDDL_TSAN=ON "${SAN_FLAGS[@]}" >/dev/null
+  cmake --build build-tsan -j2
+  # The threaded solver runs: the solver suite (less the single-threaded
+  # determinism test, slow under TSan, and the rounds-per-second check, which
+  # TSan's slowdown fails) and the CLI solving the bundled instances.
+  stage "multi-threaded solver tests under TSan"
+  ctest --test-dir build-tsan --output-on-failure -j2 \
+    -R '^(Solver\.|Cli\.Solves|Cli\.QuietPrints)' \
+    -E '^Solver\.(DeterministicWithOneThreadAndFixedSeed|FeasibleWithinDeadlineOnRealInstanceWithThreads)$'
+fi
+
+if [ "$FUZZ_SECONDS" != 0 ]; then
+  # libFuzzer needs clang and its runtime libraries (Debian: clang, libclang-rt-N-dev).
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  if ! command -v clang++ >/dev/null 2>&1; then
+    echo "test.sh: installing clang"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends clang >/dev/null
+  fi
+  CLANG_MAJOR="$(clang++ -dumpversion | cut -d. -f1)"
+  RT_PKG="libclang-rt-${CLANG_MAJOR}-dev"
+  if ! dpkg -s "$RT_PKG" >/dev/null 2>&1 && apt-cache show "$RT_PKG" >/dev/null 2>&1; then
+    echo "test.sh: installing $RT_PKG"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$RT_PKG" >/dev/null
+  fi
+
+  stage "fuzzer build (clang, libFuzzer + ASan + UBSan)"
+  CXX=clang++ cmake -S . -B build-fuzz -DIOPDDL_FUZZ=ON -DIOPDDL_BUILD_TESTS=OFF -DIOPDDL_BUILD_CLI=OFF \
+    "${SAN_FLAGS[@]}" >/dev/null
+  cmake --build build-fuzz -j2 --target fuzz_load fuzz_evaluate
+  for target in fuzz_load fuzz_evaluate; do
+    stage "$target for ${FUZZ_SECONDS} s"
+    # New inputs go to a scratch folder; the checked-in seeds stay as they are.
+    work="build-fuzz/ci-$target"
+    rm -rf "$work" && mkdir -p "$work/corpus" "$work/artifacts"
+    if ! build-fuzz/fuzz/$target -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=8192 -dict=fuzz/json.dict -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+        "$work/corpus" fuzz/corpus >"$work/log" 2>&1; then
+      tail -n 60 "$work/log"
+      echo "test.sh: $target found a failure; the input is in $work/artifacts/:"
+      ls -l "$work/artifacts/"
+      exit 1
+    fi
+    grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|stat::peak_rss_mb)' "$work/log"
+    echo "$target: passed"
+  done
+fi
+
+stage "all suites passed"

@@ -18,6 +18,7 @@ struct SearchContext {
   Incumbent* incumbent = nullptr;
   std::chrono::steady_clock::time_point start, deadline;
   std::atomic<bool> done{false};
+  int threads = 1;
 
   std::atomic<int64_t> rounds{0}, message_passes{0}, local_moves{0}, repairs{0}, improvements{0}, windows{0};
   std::mutex progress_mu;  // serialises callbacks and the history

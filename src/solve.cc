@@ -51,6 +51,7 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
   int threads = options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency());
   threads = std::max(1, std::min(threads, 256));
   result.stats.threads = threads;
+  ctx.threads = threads;
   ctx.report("start");
 
   // Heartbeat: progress at a steady pace even between improvements.

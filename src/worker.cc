@@ -172,6 +172,14 @@ void run_worker(SearchContext* ctx, int tid) {
 
   MessagePassing mp;
   mp.init(m);
+  // The last thread also bounds the Lagrangian dual: message passing on the
+  // problem penalised by a snapshot of the multipliers, refreshed now and then
+  // so its messages can converge. Its bound minus the snapshot's offset holds
+  // for the constrained problem.
+  const bool lagrangian_bound = relax.needed() && tid == ctx->threads - 1;
+  MessagePassing mp_lag;
+  double lag_offset = 0;
+  if (lagrangian_bound) mp_lag.init(m);
 
   std::vector<int32_t> best = st.s;  // this thread's best within the limit
   double best_cost = st.within_limit() ? st.cost : 1e300;
@@ -231,6 +239,19 @@ void run_worker(SearchContext* ctx, int tid) {
       double lb = mp.lower_bound(&mag);
       double margin = 1e-9 * mag + 1;
       if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+    }
+    if (lagrangian_bound) {
+      if (rounds % 8 == 1) {
+        mp_lag.set_weights(weight);
+        lag_offset = relax.penalty_offset();
+      }
+      if (!mp_lag.iterate(nullptr, &stop)) break;
+      if (rounds % 2 == 0) {
+        double mag = 0;
+        double lb = mp_lag.lower_bound(&mag) - lag_offset;
+        double margin = 1e-9 * (mag + lag_offset) + 1;
+        if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+      }
     }
     // One exact elimination, its decided nodes set by one of three rules, the
     // rule drawn in proportion to how often it recently improved this
