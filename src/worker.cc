@@ -133,6 +133,43 @@ void grow_window(const SearchModel& m, Rng* rng, int size, std::vector<int32_t>*
   }
 }
 
+// The nodes alive at one moment (the peak half the time, else a random
+// moment of a random node's life), a random subset of `size` of them, plus
+// their neighbours so that connected changes can happen together.
+void time_window(const SearchModel& m, const SearchState& cur, const std::vector<int32_t>& by_start,
+                 Rng* rng, int size, std::vector<int32_t>* window, std::vector<int32_t>* seen,
+                 int32_t* clock) {
+  window->clear();
+  if (by_start.empty()) return;
+  if (seen->size() != size_t(m.n)) seen->assign(m.n, 0);
+  ++*clock;
+  int t;
+  if (rng->below(2) == 0) {
+    t = cur.usage.argmax();
+  } else {
+    const int i = by_start[rng->below(uint32_t(by_start.size()))];
+    t = m.p->seg_lo[i] + int(rng->below(uint32_t(m.p->seg_hi[i] - m.p->seg_lo[i])));
+  }
+  std::vector<int32_t> alive;
+  for (int i : by_start) {
+    if (m.p->seg_lo[i] > t) break;
+    if (m.p->seg_hi[i] > t) alive.push_back(i);
+  }
+  for (size_t k = alive.size(); k > 1; --k) std::swap(alive[k - 1], alive[rng->below(uint32_t(k))]);
+  const size_t core = std::min<size_t>(alive.size(), size_t(std::max(1, size / 2)));
+  for (size_t k = 0; k < core; ++k) {
+    const int x = alive[k];
+    if ((*seen)[x] != *clock) { (*seen)[x] = *clock; window->push_back(x); }
+  }
+  for (size_t k = 0; k < core && int(window->size()) < size; ++k) {
+    const int x = alive[k];
+    for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
+      const int o = m.adj[a].other;
+      if (m.dom_size(o) > 1 && (*seen)[o] != *clock) { (*seen)[o] = *clock; window->push_back(o); }
+    }
+  }
+}
+
 }  // namespace
 
 void run_worker(SearchContext* ctx, int tid) {
@@ -200,6 +237,13 @@ void run_worker(SearchContext* ctx, int tid) {
   std::vector<int64_t> cap(m.n, INT64_MAX);
   UsageTree overlap;
   overlap.init(m.p->num_segments());
+  double kind_weight[2] = {1.0, 1.0};
+  std::vector<double> wbuf;
+  std::vector<int32_t> by_start;  // nodes with an interval and a choice, by start segment
+  for (int i = 0; i < m.n; ++i)
+    if (m.has_interval(i) && m.dom_size(i) > 1) by_start.push_back(i);
+  std::sort(by_start.begin(), by_start.end(),
+            [&](int a, int b) { return m.p->seg_lo[a] < m.p->seg_lo[b]; });
   const int64_t max_rounds = ctx->options->max_rounds;
   auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
     st.init(m, cand);
@@ -306,13 +350,25 @@ void run_worker(SearchContext* ctx, int tid) {
       while ((counted ? windows < 64 : ctx->elapsed() < until) && !ctx->should_stop()) {
         ++windows;
         const int size = 16 << rng.below(7);  // 16 .. 1024 nodes
-        grow_window(m, &rng, size, &window, &seen, &seen_clock);
-        if (window.empty()) break;
+        // Two kinds of window, drawn by their recent gains: connected ones
+        // (capped so that they always fit), and time windows: nodes alive at
+        // one moment, often the peak, penalised by the multipliers and free to
+        // trade memory among themselves (kept only if the answer fits).
+        int kind = 0;
+        if (relax.needed()) {
+          const double total = 1.0 + kind_weight[0] + kind_weight[1];
+          kind = rng.uniform() * total < 0.5 + kind_weight[0] ? 0 : 1;
+        }
+        if (kind == 0) grow_window(m, &rng, size, &window, &seen, &seen_clock);
+        else time_window(m, cur, by_start, &rng, size, &window, &seen, &seen_clock);
+        if (window.empty()) continue;
         for (int w : window) fixed[w] = -1;
         // Usage caps that keep any answer within the limit: at every time the
         // window's nodes share the slack there, each taking at most its
         // slack divided by how many window nodes overlap it.
-        if (m.p->has_usage_limit && m.p->num_segments() > 0) {
+        if (kind == 1) {
+          for (int w : window) cap[w] = INT64_MAX;
+        } else if (m.p->has_usage_limit && m.p->num_segments() > 0) {
           for (int w : window)
             if (m.has_interval(w)) overlap.add(m.p->seg_lo[w], m.p->seg_hi[w], 1);
           for (int w : window) {
@@ -326,8 +382,15 @@ void run_worker(SearchContext* ctx, int tid) {
         }
         // Half the windows decide their stuck nodes greedily (given the fixed
         // surroundings that is well informed) instead of keeping them.
-        EliminationStats ws = elim.solve(rng.below(4) ? weight : no_weight, fixed, &y, &rng, 0.0, &cur.s, &stop,
-                                         rng.below(2) ? 1.0 : 0.0, &cap);
+        const std::vector<double>& wts = kind == 1 || rng.below(4) ? weight : no_weight;
+        if (kind == 1 && !weight.empty()) {
+          // Price memory above the multipliers by a random factor.
+          const double f = 0.5 + 2.0 * rng.uniform();
+          wbuf = weight;
+          for (int w : window) wbuf[w] *= f;
+        }
+        EliminationStats ws = elim.solve(kind == 1 && !weight.empty() ? wbuf : wts, fixed, &y, &rng, 0.0, &cur.s,
+                                         &stop, rng.below(2) ? 1.0 : 0.0, &cap);
         for (int w : window) fixed[w] = cur.s[w];
         if (!ws.complete) break;
         undo.clear();
@@ -343,12 +406,15 @@ void run_worker(SearchContext* ctx, int tid) {
           best_cost = cur.cost;
           ctx->offer(best, best_cost, true);
           mode_weight[3] += 1.0;
+          kind_weight[kind] += 1.0;
           ++dbg_accepted;
         } else {
           for (size_t k = undo.size(); k-- > 0;) cur.set(undo[k].first, undo[k].second);
         }
       }
       ctx->windows.fetch_add(windows);
+      kind_weight[0] *= 0.9;
+      kind_weight[1] *= 0.9;
       dbg_windows += windows;
     }
     // Adopt the shared incumbent when another thread is ahead.
