@@ -68,7 +68,8 @@ int64_t LocalSearch::descend_from(SearchState* st, const std::vector<int32_t>& s
   return moves;
 }
 
-bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_stop) {
+bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_stop,
+                         std::vector<std::pair<int, int>>* log) {
   const SearchModel& m = *m_;
   if (m.p->num_segments() == 0) return true;
   while (st->peak() > m.limit) {
@@ -104,6 +105,7 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
       }
     }
     if (best_i < 0) return false;
+    if (log) log->push_back({best_i, st->s[best_i]});
     st->set(best_i, best_s);
   }
   return true;

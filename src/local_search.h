@@ -24,7 +24,9 @@ class LocalSearch {
   int64_t descend_from(SearchState* st, const std::vector<int32_t>& seeds, Rng* rng,
                        const std::function<bool()>& should_stop, std::vector<std::pair<int, int>>* log);
   // Lowers usage at the peak until the state fits; false if it cannot.
-  bool repair(SearchState* st, const std::function<bool()>& should_stop);
+  // Moves are appended to *log as (node, previous strategy) when log is given.
+  bool repair(SearchState* st, const std::function<bool()>& should_stop,
+              std::vector<std::pair<int, int>>* log = nullptr);
 
  private:
   const SearchModel* m_ = nullptr;

@@ -237,7 +237,8 @@ void run_worker(SearchContext* ctx, int tid) {
   std::vector<int64_t> cap(m.n, INT64_MAX);
   UsageTree overlap;
   overlap.init(m.p->num_segments());
-  double kind_weight[2] = {1.0, 1.0};
+  double kind_weight[3] = {1.0, 1.0, 1.0};
+  std::vector<int32_t> touched;
   std::vector<double> wbuf;
   std::vector<int32_t> by_start;  // nodes with an interval and a choice, by start segment
   for (int i = 0; i < m.n; ++i)
@@ -356,8 +357,46 @@ void run_worker(SearchContext* ctx, int tid) {
         // trade memory among themselves (kept only if the answer fits).
         int kind = 0;
         if (relax.needed()) {
-          const double total = 1.0 + kind_weight[0] + kind_weight[1];
-          kind = rng.uniform() * total < 0.5 + kind_weight[0] ? 0 : 1;
+          const double total = 1.5 + kind_weight[0] + kind_weight[1] + kind_weight[2];
+          double pick = rng.uniform() * total;
+          while (kind < 2 && (pick -= 0.5 + kind_weight[kind]) > 0) ++kind;
+        }
+        if (kind == 2) {
+          // Ejection: move one node to its best strategy regardless of memory,
+          // repair the overflow at the cheapest cost per unit freed elsewhere,
+          // polish around the changes; keep it if it is cheaper.
+          if (by_start.empty()) continue;
+          const int x = by_start[rng.below(uint32_t(by_start.size()))];
+          int best_t = -1;
+          double best_d = -1e-9;
+          for (int k = 0; k < m.dom_size(x); ++k) {
+            const int t = m.domain(x)[k];
+            if (m.usage(x, t) <= m.usage(x, cur.s[x])) continue;
+            const double d = cur.move_delta(x, t);
+            if (d < best_d) { best_d = d; best_t = t; }
+          }
+          if (best_t < 0) continue;
+          undo.clear();
+          undo.push_back({x, cur.s[x]});
+          cur.apply(x, best_t, best_d);
+          if (!cur.within_limit()) ls.repair(&cur, stop, &undo);
+          if (cur.within_limit()) {
+            touched.clear();
+            for (auto& u : undo) touched.push_back(u.first);
+            ls.descend_from(&cur, touched, &rng, stop, &undo);
+          }
+          if (cur.within_limit() && cur.cost < best_cost - 1e-6 * std::max(1.0, std::abs(best_cost))) {
+            for (auto& u : undo) fixed[u.first] = cur.s[u.first];
+            cur.cost = cur.full_cost();
+            best = cur.s;
+            best_cost = cur.cost;
+            ctx->offer(best, best_cost, true);
+            kind_weight[2] += 1.0;
+            ++dbg_accepted;
+          } else {
+            for (size_t k = undo.size(); k-- > 0;) cur.set(undo[k].first, undo[k].second);
+          }
+          continue;
         }
         if (kind == 0) grow_window(m, &rng, size, &window, &seen, &seen_clock);
         else time_window(m, cur, by_start, &rng, size, &window, &seen, &seen_clock);
@@ -413,8 +452,7 @@ void run_worker(SearchContext* ctx, int tid) {
         }
       }
       ctx->windows.fetch_add(windows);
-      kind_weight[0] *= 0.9;
-      kind_weight[1] *= 0.9;
+      for (double& kw : kind_weight) kw *= 0.9;
       dbg_windows += windows;
     }
     // Adopt the shared incumbent when another thread is ahead.
