@@ -45,6 +45,22 @@ const char* kUsage =
     "opened); 3 invalid input. evaluate exits 0 when the solution is feasible, 1 when\n"
     "it is infeasible, 2 on bad arguments, 3 when the problem or solution is invalid.\n";
 
+// The problem's name as one safe line: control bytes (a newline would start a
+// line that is not a '#' progress line) shown as \xHH.
+std::string printable(const std::string& name) {
+  std::string out;
+  for (unsigned char c : name) {
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out.push_back(char(c));
+    }
+  }
+  return out;
+}
+
 int usage_error(const std::string& msg) {
   std::fprintf(stderr, "iopddl: %s\n\n%s", msg.c_str(), kUsage);
   return 2;
@@ -116,7 +132,7 @@ int run_evaluate(int argc, char** argv) {
   if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
   Evaluation ev = evaluate(p, a);
   if (!ev.status.ok) { std::fprintf(stderr, "iopddl: %s: %s\n", argv[3], ev.status.message.c_str()); return 3; }
-  std::printf("problem:           %s (%d nodes, %d edges)\n", p.name.c_str(), p.num_nodes(), p.num_edges());
+  std::printf("problem:           %s (%d nodes, %d edges)\n", printable(p.name).c_str(), p.num_nodes(), p.num_edges());
   std::printf("node cost:         %s\n", to_string(ev.node_cost).c_str());
   std::printf("edge cost:         %s\n", to_string(ev.edge_cost).c_str());
   std::printf("total cost:        %s\n", to_string(ev.total_cost).c_str());
@@ -186,7 +202,7 @@ int main(int argc, char** argv) {
   opt.max_rounds = rounds;
   if (!quiet) {
     std::printf("# iopddl %s: %s, %d nodes, %d edges, limit %s, loaded in %.3f s\n", IOPDDL_VERSION,
-                p.name.c_str(), p.num_nodes(), p.num_edges(),
+                printable(p.name).c_str(), p.num_nodes(), p.num_edges(),
                 p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "none", load_s);
     double last_bound_line = -1;
     opt.on_progress = [&, last_bound_line](const Progress& pr) mutable {

@@ -2,10 +2,12 @@
 # Runs every test suite: the native GoogleTest suites through CTest (Release
 # build); the same suites again under AddressSanitizer + UndefinedBehaviorSanitizer
 # (build-asan); the multi-threaded solver tests under ThreadSanitizer
-# (build-tsan); and each libFuzzer target for a bounded time (build-fuzz).
+# (build-tsan); each libFuzzer target for a bounded time (build-fuzz); and the
+# npm package's and the page's tests (npm test).
 #
 #   IOPDDL_SANITIZERS=0      skip the ASan/UBSan and TSan suites
 #   IOPDDL_FUZZ_SECONDS=N    seconds per fuzzer (default 30; 0 skips fuzzing)
+#   IOPDDL_JS=0              skip the npm package and page tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SANITIZERS="${IOPDDL_SANITIZERS:-1}"
@@ -38,7 +40,7 @@ if [ "$SANITIZERS" != 0 ]; then
   # determinism test, slow under TSan, and the rounds-per-second check, which
   # TSan's slowdown fails) and the CLI solving the bundled instances.
   stage "multi-threaded solver tests under TSan"
-  ctest --test-dir build-tsan --output-on-failure -j2 \
+  ctest --test-dir build-tsan --output-on-failure -j2 --no-tests=error \
     -R '^(Solver\.|Cli\.Solves|Cli\.QuietPrints)' \
     -E '^Solver\.(DeterministicWithOneThreadAndFixedSeed|FeasibleWithinDeadlineOnRealInstanceWithThreads)$'
 fi
@@ -54,8 +56,9 @@ if [ "$FUZZ_SECONDS" != 0 ]; then
   fi
   CLANG_MAJOR="$(clang++ -dumpversion | cut -d. -f1)"
   RT_PKG="libclang-rt-${CLANG_MAJOR}-dev"
-  if ! dpkg -s "$RT_PKG" >/dev/null 2>&1 && apt-cache show "$RT_PKG" >/dev/null 2>&1; then
+  if ! dpkg -s "$RT_PKG" >/dev/null 2>&1; then
     echo "test.sh: installing $RT_PKG"
+    $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$RT_PKG" >/dev/null
   fi
 
@@ -79,6 +82,22 @@ if [ "$FUZZ_SECONDS" != 0 ]; then
     grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|stat::peak_rss_mb)' "$work/log"
     echo "$target: passed"
   done
+fi
+
+# The npm package (and the page): Emscripten, node modules, Debian's Chromium
+# for the browser tests, then `npm test` (node --test).
+if [ "${IOPDDL_JS:-1}" != 0 ]; then
+  stage "npm package: setup and build"
+  if ! dpkg -s chromium >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+    echo "test.sh: installing chromium"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  fi
+  wasm/setup.sh
+  stage "npm test"
+  npm test
 fi
 
 stage "all suites passed"

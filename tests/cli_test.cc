@@ -386,5 +386,20 @@ TEST_F(Cli, EvaluateRejectsInvalidSolutions) {
   }
 }
 
+// A problem name with a newline must not break the contest output: every line
+// but the last starts with '#'.
+TEST_F(Cli, ProblemNameWithControlBytesStaysOnOneProgressLine) {
+  std::ofstream(path("name.json"))
+      << R"({"problem":{"name":"a\n[7]","nodes":{"intervals":[[0,1]],"costs":[[1]],"usages":[[1]]},)"
+      << R"("edges":{"nodes":[],"costs":[]}}})";
+  Outcome r = run({path("name.json"), "2"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  expect_contest_output(r);
+  EXPECT_NE(r.out.find("a\\x0a[7]"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out_lines().back(), "[0]");
+  Outcome e = run({"evaluate", path("name.json"), path("name.json")});
+  EXPECT_EQ(e.out.find("a\n[7]"), std::string::npos) << e.out;
+}
+
 }  // namespace
 }  // namespace iopddl

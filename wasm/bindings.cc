@@ -1,0 +1,480 @@
+// Embind layer of the npm package: the core's public API (load, evaluate, solve)
+// as background tasks that JavaScript polls. Nothing here blocks the calling
+// thread in the threaded build: loading and solving run on a detached pthread,
+// JavaScript reads the task's state and progress between event-loop turns and
+// sets the stop flag. In the single-threaded build (the browser fallback that
+// runs inside a Worker) the same tasks run inline.
+//
+// Everything that crosses the boundary is a number, a string or a JSON text:
+// no C++ exception ever reaches JavaScript (Emscripten 3.1.6 would deliver it as
+// a bare number), 128-bit and 64-bit values travel as decimal strings.
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+#ifdef __EMSCRIPTEN_PTHREADS__
+#include <emscripten/threading.h>
+#include <pthread.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "evaluate.h"
+#include "int128.h"
+#include "load_json.h"
+#include "problem.h"
+#include "solver.h"
+#include "status.h"
+#include "version.h"
+
+namespace {
+
+using namespace iopddl;
+
+// ---------------------------------------------------------------- JSON text
+
+void append_escaped(std::string* out, const std::string& s) {
+  out->push_back('"');
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': *out += "\\\""; break;
+      case '\\': *out += "\\\\"; break;
+      case '\n': *out += "\\n"; break;
+      case '\r': *out += "\\r"; break;
+      case '\t': *out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          *out += buf;
+        } else {
+          out->push_back(char(c));
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+// A small writer for flat JSON objects; exact integers go out as strings.
+class Json {
+ public:
+  Json& key(const char* k) {
+    out_ += first_ ? "" : ",";
+    first_ = false;
+    out_ += '"';
+    out_ += k;
+    out_ += "\":";
+    return *this;
+  }
+  Json& str(const char* k, const std::string& v) { key(k); append_escaped(&out_, v); return *this; }
+  Json& big(const char* k, Int128 v) { key(k); out_ += '"' + to_string(v) + '"'; return *this; }
+  Json& num(const char* k, double v) {
+    key(k);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    out_ += buf;
+    return *this;
+  }
+  Json& i64(const char* k, int64_t v) { key(k); out_ += std::to_string(v); return *this; }
+  Json& boolean(const char* k, bool v) { key(k); out_ += v ? "true" : "false"; return *this; }
+  Json& null(const char* k) { key(k); out_ += "null"; return *this; }
+  Json& raw(const char* k, const std::string& v) { key(k); out_ += v; return *this; }
+  std::string done() { return "{" + out_ + "}"; }
+
+ private:
+  std::string out_;
+  bool first_ = true;
+};
+
+std::string evaluation_json(const Problem& p, const Evaluation& ev, bool with_profile) {
+  Json j;
+  j.boolean("ok", ev.status.ok).str("message", ev.status.message);
+  j.big("nodeCost", ev.node_cost).big("edgeCost", ev.edge_cost).big("totalCost", ev.total_cost);
+  j.i64("forbiddenEntries", ev.forbidden_entries);
+  j.big("peakUsage", ev.peak_usage).big("peakTime", ev.peak_time).i64("peakSegment", ev.peak_segment);
+  j.boolean("withinLimit", ev.within_limit).boolean("feasible", ev.feasible());
+  if (with_profile && ev.status.ok) {
+    // Usage holds on [time[k], time[k+1]); the last time point closes the last segment.
+    std::string t = "[", u = "[";
+    for (size_t k = 0; k < p.time_point.size(); ++k) {
+      if (k) t += ',';
+      t += '"' + std::to_string(p.time_point[k]) + '"';
+    }
+    for (size_t k = 0; k < ev.usage.size(); ++k) {
+      if (k) u += ',';
+      u += '"' + to_string(ev.usage[k]) + '"';
+    }
+    j.raw("time", t + "]").raw("usage", u + "]");
+  }
+  return j.done();
+}
+
+std::string summary_json(const Problem& p, double load_seconds) {
+  Json j;
+  j.str("name", p.name).i64("nodes", p.num_nodes()).i64("edges", p.num_edges());
+  j.i64("strategies", int64_t(p.total_strategies()));
+  int max_k = 0;
+  for (int i = 0; i < p.num_nodes(); ++i) max_k = std::max(max_k, p.num_strategies(i));
+  j.i64("maxStrategies", max_k);
+  uint64_t edge_entries = p.edge_cost.size();
+  j.i64("edgeCostEntries", int64_t(edge_entries));
+  if (p.has_usage_limit) j.big("usageLimit", p.usage_limit); else j.null("usageLimit");
+  if (p.num_nodes() > 0) {
+    int64_t lo = *std::min_element(p.interval_lo.begin(), p.interval_lo.end());
+    int64_t hi = *std::max_element(p.interval_hi.begin(), p.interval_hi.end());
+    j.big("timeStart", lo).big("timeEnd", hi);
+  } else {
+    j.null("timeStart").null("timeEnd");
+  }
+  j.i64("segments", p.num_segments());
+  j.num("loadSeconds", load_seconds);
+  return j.done();
+}
+
+std::string progress_json(const Progress& pr, uint64_t seq) {
+  Json j;
+  j.i64("seq", int64_t(seq)).str("event", pr.event ? pr.event : "").num("elapsed", pr.elapsed_seconds);
+  j.boolean("hasSolution", pr.has_solution).boolean("feasible", pr.feasible);
+  if (pr.has_solution) j.big("cost", pr.best_cost); else j.null("cost");
+  if (pr.has_lower_bound) j.big("lowerBound", pr.lower_bound); else j.null("lowerBound");
+  j.i64("iterations", pr.iterations);
+  return j.done();
+}
+
+std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
+  Json j;
+  std::string a = "[";
+  a.reserve(r.assignment.size() * 3 + 2);
+  for (size_t i = 0; i < r.assignment.size(); ++i) {
+    if (i) a += ',';
+    a += std::to_string(r.assignment[i]);
+  }
+  a += ']';
+  j.raw("assignment", a);
+  j.raw("evaluation", evaluation_json(p, r.evaluation, false));
+  j.boolean("feasible", r.feasible).boolean("provenInfeasible", r.proven_infeasible);
+  j.boolean("provenOptimal", r.proven_optimal);
+  if (r.has_lower_bound) j.big("lowerBound", r.lower_bound); else j.null("lowerBound");
+  j.num("elapsed", r.elapsed_seconds).boolean("stopped", stopped);
+  const SolveStats& s = r.stats;
+  Json st;
+  // Mirrors SolveStats (src/solver.h): keep in step when its fields change.
+  st.i64("threads", s.threads).i64("rounds", s.rounds);
+  st.i64("messagePasses", s.message_passes).i64("windows", s.windows);
+  st.i64("localMoves", s.local_moves).i64("repairs", s.repairs).i64("improvements", s.improvements);
+  st.i64("strategiesTotal", s.strategies_total).i64("strategiesRemoved", s.strategies_removed);
+  st.i64("nodesFixed", s.nodes_fixed).num("reduceSeconds", s.reduce_seconds);
+  if (s.first_feasible_seconds >= 0) st.num("firstFeasibleSeconds", s.first_feasible_seconds);
+  else st.null("firstFeasibleSeconds");
+  std::string h = "[";
+  for (size_t k = 0; k < s.history.size(); ++k) {
+    if (k) h += ',';
+    Json e;
+    e.num("seconds", s.history[k].seconds).big("cost", s.history[k].cost).boolean("feasible", s.history[k].feasible);
+    h += e.done();
+  }
+  st.raw("history", h + "]");
+  j.raw("stats", st.done());
+  return j.done();
+}
+
+// ---------------------------------------------------------------- tasks
+
+enum TaskStateCode { kRunning = 0, kDone = 1, kFailed = 2 };
+
+// Shared between the JS-side handle and the thread that does the work, so either
+// may go away first.
+struct TaskState {
+  std::atomic<int> state{kRunning};
+  std::atomic<bool> stop{false};
+  std::atomic<bool> out_of_memory{false};
+  std::mutex mu;  // guards everything below
+  std::string error;
+  std::string progress;
+  uint64_t progress_seq = 0;
+  std::string result;  // JSON
+  std::shared_ptr<const Problem> problem;  // a load's output
+  double load_seconds = 0;
+
+  void finish(std::string json) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      result = std::move(json);
+    }
+    state.store(kDone);
+  }
+  void fail(std::string message) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      error = std::move(message);
+    }
+    state.store(kFailed);
+  }
+};
+
+// The task the current thread works for (null on other threads): the
+// out-of-memory handler fails it without allocating.
+thread_local TaskState* tl_task = nullptr;
+std::atomic<bool> g_oom_elsewhere{false};
+
+const char* kOutOfMemory =
+    "out of memory: the WebAssembly module could not grow its memory (the limit is 4 GB; "
+    "a browser or the system may allow less)";
+
+#ifdef __EMSCRIPTEN_PTHREADS__
+// Called by operator new when malloc fails. On a task's thread: fail the task
+// and end the thread (its stack's allocations leak; the module stays usable).
+// On a solver thread: flag it so the task reports it, and end that thread.
+void on_out_of_memory() {
+  if (!emscripten_is_main_runtime_thread()) {
+    if (TaskState* t = tl_task) {
+      t->out_of_memory.store(true);
+      t->stop.store(true);
+      t->state.store(kFailed);
+    } else {
+      g_oom_elsewhere.store(true);
+    }
+    pthread_exit(nullptr);
+  }
+  EM_ASM({ throw new Error(UTF8ToString($0)); }, kOutOfMemory);
+}
+
+struct Job {
+  std::shared_ptr<TaskState> task;
+  std::function<void()> work;
+};
+
+void* job_main(void* arg) {
+  std::unique_ptr<Job> job(static_cast<Job*>(arg));
+  tl_task = job->task.get();
+  job->work();
+  tl_task = nullptr;
+  return nullptr;
+}
+
+// Runs `work` on a detached pthread: the caller returns at once.
+void run_task(const std::shared_ptr<TaskState>& task, std::function<void()> work) {
+  auto* job = new Job{task, std::move(work)};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&attr, 8u << 20);
+  pthread_t tid;
+  int rc = pthread_create(&tid, &attr, job_main, job);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    delete job;
+    task->fail("could not start a thread (pthread_create returned " + std::to_string(rc) + ")");
+  }
+}
+#else
+void on_out_of_memory() { EM_ASM({ throw new Error(UTF8ToString($0)); }, kOutOfMemory); }
+
+// Single-threaded build: the work runs inline (inside the package's Worker).
+void run_task(const std::shared_ptr<TaskState>& task, std::function<void()> work) {
+  tl_task = task.get();
+  work();
+  tl_task = nullptr;
+}
+
+// Progress from inside a blocking solve goes straight to JavaScript.
+EM_JS(void, iopddl_post_progress, (const char* json), {
+  if (Module['onSolveProgress']) Module['onSolveProgress'](UTF8ToString(json));
+});
+#endif
+
+// ---------------------------------------------------------------- handles
+
+// Bytes to load, allocated inside the module so that JavaScript copies the input
+// exactly once; the loader takes the string over without copying it again.
+class InputBuffer {
+ public:
+  explicit InputBuffer(double size) {
+    size_t n = size_t(size);
+    bytes_.reserve(n + 1);  // the loader appends a NUL: keep that from reallocating
+    bytes_.resize(n);
+  }
+  double data() { return double(reinterpret_cast<uintptr_t>(&bytes_[0])); }
+  double size() const { return double(bytes_.size()); }
+  std::string take() { return std::move(bytes_); }
+
+ private:
+  std::string bytes_;
+};
+
+class ProblemHandle {
+ public:
+  ProblemHandle() = default;
+  explicit ProblemHandle(std::shared_ptr<const Problem> p, double load_seconds)
+      : p_(std::move(p)), load_seconds_(load_seconds) {}
+  bool valid() const { return bool(p_); }
+  std::string summary() const { return p_ ? summary_json(*p_, load_seconds_) : "null"; }
+  // `ptr` holds `n` int32 strategy indices (written by JavaScript).
+  std::string evaluate(double ptr, double n) const {
+    if (!p_) return "null";
+    const int32_t* a = reinterpret_cast<const int32_t*>(uintptr_t(ptr));
+    std::vector<int32_t> v(a, a + size_t(n));
+    return evaluation_json(*p_, iopddl::evaluate(*p_, v), true);
+  }
+  std::shared_ptr<const Problem> problem() const { return p_; }
+
+ private:
+  std::shared_ptr<const Problem> p_;
+  double load_seconds_ = 0;
+};
+
+class Task {
+ public:
+  Task() = default;
+  explicit Task(std::shared_ptr<TaskState> s) : s_(std::move(s)) {}
+  int state() const { return s_->state.load(); }
+  std::string error() const {
+    if (s_->out_of_memory.load()) return kOutOfMemory;
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return s_->error;
+  }
+  bool outOfMemory() const { return s_->out_of_memory.load(); }
+  double progressSeq() const {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return double(s_->progress_seq);
+  }
+  std::string progress() const {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return s_->progress;
+  }
+  std::string result() const {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return s_->result;
+  }
+  void stop() { s_->stop.store(true); }
+  ProblemHandle takeProblem() {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    ProblemHandle h(std::move(s_->problem), s_->load_seconds);
+    s_->problem.reset();
+    return h;
+  }
+
+ private:
+  std::shared_ptr<TaskState> s_;
+};
+
+using Clock = std::chrono::steady_clock;
+
+// Starts loading `input` (JSON or gzip, detected by magic bytes); the buffer is
+// emptied. The task's result is the problem summary (JSON).
+Task start_load(InputBuffer& input, const std::string& source) {
+  auto task = std::make_shared<TaskState>();
+  auto bytes = std::make_shared<std::string>(input.take());
+  run_task(task, [task, bytes, source] {
+    const auto t0 = Clock::now();
+    auto p = std::make_shared<Problem>();
+    std::string b = std::move(*bytes);
+    Status st = load_problem_from_buffer(std::move(b), source, p.get());
+    if (!st.ok) {
+      task->fail(st.message);
+      return;
+    }
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::string summary = summary_json(*p, s);
+    {
+      std::lock_guard<std::mutex> lock(task->mu);
+      task->problem = std::move(p);
+      task->load_seconds = s;
+    }
+    task->finish(std::move(summary));
+  });
+  return Task(task);
+}
+
+// Starts a solve. `seed` is a decimal string (64 bits); `heartbeat` in seconds
+// (0: progress only on events).
+Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int threads,
+                 const std::string& seed, double max_rounds, double heartbeat) {
+  auto task = std::make_shared<TaskState>();
+  std::shared_ptr<const Problem> problem = handle.problem();
+  if (!problem) {
+    task->fail("the problem was disposed");
+    return Task(task);
+  }
+  uint64_t seed_value = std::strtoull(seed.c_str(), nullptr, 10);
+  run_task(task, [task, problem, time_limit_seconds, threads, seed_value, max_rounds, heartbeat] {
+    SolveOptions o;
+    o.time_limit_seconds = time_limit_seconds;
+    o.threads = threads;
+    o.seed = seed_value;
+    o.max_rounds = int64_t(max_rounds);
+    o.stop = &task->stop;
+    o.heartbeat_seconds = heartbeat;
+    TaskState* t = task.get();
+    o.on_progress = [t](const Progress& pr) {
+      std::lock_guard<std::mutex> lock(t->mu);
+      t->progress = progress_json(pr, t->progress_seq + 1);
+      ++t->progress_seq;
+#ifndef __EMSCRIPTEN_PTHREADS__
+      iopddl_post_progress(t->progress.c_str());
+#endif
+    };
+    SolveResult r = solve(*problem, o);
+    if (g_oom_elsewhere.exchange(false)) {
+      task->out_of_memory.store(true);
+      task->state.store(kFailed);
+      return;
+    }
+    if (!r.status.ok) {
+      task->fail(r.status.message);
+      return;
+    }
+    task->finish(result_json(*problem, r, task->stop.load()));
+  });
+  return Task(task);
+}
+
+bool threaded() {
+#ifdef __EMSCRIPTEN_PTHREADS__
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string version() { return IOPDDL_VERSION; }
+
+// Installed once at start-up: operator new failures become task errors.
+struct InstallHandler {
+  InstallHandler() { std::set_new_handler(on_out_of_memory); }
+} g_install_handler;
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(iopddl) {
+  using namespace emscripten;
+  function("version", &version);
+  function("threaded", &threaded);
+  class_<InputBuffer>("InputBuffer")
+      .constructor<double>()
+      .function("data", &InputBuffer::data)
+      .function("size", &InputBuffer::size);
+  class_<ProblemHandle>("ProblemHandle")
+      .function("valid", &ProblemHandle::valid)
+      .function("summary", &ProblemHandle::summary)
+      .function("evaluate", &ProblemHandle::evaluate);
+  class_<Task>("Task")
+      .function("state", &Task::state)
+      .function("error", &Task::error)
+      .function("outOfMemory", &Task::outOfMemory)
+      .function("progressSeq", &Task::progressSeq)
+      .function("progress", &Task::progress)
+      .function("result", &Task::result)
+      .function("stop", &Task::stop)
+      .function("takeProblem", &Task::takeProblem);
+  function("startLoad", &start_load);
+  function("startSolve", &start_solve);
+}

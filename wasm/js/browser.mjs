@@ -1,0 +1,111 @@
+// Browser entry (and any bundler's default): the generated files are found
+// beside this module through import.meta.url, the form bundlers understand.
+// Threads need a cross-origin isolated page (COOP: same-origin, COEP:
+// require-corp); without it the single-threaded build runs in a Worker.
+import { createSolverOn } from './core.mjs';
+
+export { IopddlError, VERSION } from './core.mjs';
+
+const defaultUrls = {
+  'iopddl.js': () => new URL('./iopddl.js', import.meta.url).href,
+  'iopddl.wasm': () => new URL('./iopddl.wasm', import.meta.url).href,
+  'iopddl.worker.js': () => new URL('./iopddl.worker.js', import.meta.url).href,
+  'iopddl-single.js': () => new URL('./iopddl-single.js', import.meta.url).href,
+  'iopddl-single.wasm': () => new URL('./iopddl-single.wasm', import.meta.url).href,
+};
+
+function url(opts, name) {
+  if (opts.locateFile) return String(opts.locateFile(name));
+  if (opts.baseUrl) return new URL(name, opts.baseUrl).href;
+  return defaultUrls[name] ? defaultUrls[name]() : new URL(name, import.meta.url).href;
+}
+
+const scripts = new Map();
+
+// The generated loader is a classic script that defines a global factory.
+function loadClassicScript(src, globalName) {
+  if (globalThis[globalName]) return Promise.resolve(globalThis[globalName]);
+  if (!scripts.has(src)) {
+    scripts.set(src, (async () => {
+      if (typeof document !== 'undefined' && document.createElement) {
+        await new Promise((resolve, reject) => {
+          const s = document.createElement('script');
+          s.src = src;
+          s.async = true;
+          s.onload = resolve;
+          s.onerror = () => reject(new Error(`could not load ${src}`));
+          document.head.appendChild(s);
+        });
+      } else if (typeof importScripts === 'function') {
+        try {
+          importScripts(src);
+        } catch (e) {
+          // A module Worker has no importScripts: fall through to fetch.
+        }
+      }
+      if (!globalThis[globalName]) {
+        const res = await fetch(src);
+        if (!res.ok) throw new Error(`could not load ${src}: HTTP ${res.status}`);
+        (0, eval)(`${await res.text()}\n;globalThis.${globalName} = ${globalName};`);
+      }
+      return globalThis[globalName];
+    })());
+  }
+  return scripts.get(src);
+}
+
+function threadSupport() {
+  if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated === false) {
+    return {
+      ok: false,
+      reason: 'the page is not cross-origin isolated, so SharedArrayBuffer is unavailable ' +
+        '(serve it with Cross-Origin-Opener-Policy: same-origin and ' +
+        'Cross-Origin-Embedder-Policy: require-corp to use threads)',
+    };
+  }
+  try {
+    // eslint-disable-next-line no-new
+    new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+  } catch (e) {
+    return { ok: false, reason: 'this browser has no WebAssembly threads (shared memory)' };
+  }
+  return { ok: true };
+}
+
+const platform = {
+  cores: () => (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 1,
+  threadSupport,
+  async threadedModule(opts) {
+    const main = url(opts, 'iopddl.js');
+    const factory = await loadClassicScript(main, 'createIopddlModule');
+    const args = {
+      locateFile: (name) => url(opts, name),
+      mainScriptUrlOrBlob: main,  // what the thread Workers import
+    };
+    if (opts.wasmBinary) args.wasmBinary = opts.wasmBinary;
+    return { factory, args };
+  },
+  createSingleWorker(opts) {
+    const w = opts.locateFile || opts.baseUrl
+      ? new Worker(url(opts, 'single-worker.js'))
+      : new Worker(new URL('./single-worker.js', import.meta.url));
+    let errorHandler = () => {};
+    w.onerror = (e) => { e.preventDefault && e.preventDefault(); errorHandler(e); };
+    return {
+      post: (m, transfer) => w.postMessage(m, transfer || []),
+      onMessage: (f) => { w.onmessage = (e) => f(e.data); },
+      onError: (f) => { errorHandler = f; },
+      terminate: () => w.terminate(),
+    };
+  },
+  async singleInit(opts) {
+    const init = { scriptUrl: url(opts, 'iopddl-single.js'), wasmUrl: url(opts, 'iopddl-single.wasm') };
+    if (opts.singleWasmBinary) init.wasmBinary = opts.singleWasmBinary;
+    return init;
+  },
+};
+
+/** Starts a solver: threads when the page allows them, else one thread in a Worker. */
+export function createSolver(options) {
+  return createSolverOn(platform, options);
+}

@@ -1,0 +1,748 @@
+// The package's platform-neutral layer: input handling, BigInt conversion,
+// progress, cancellation and the two back ends that drive the WebAssembly module.
+//
+//   threads  the pthread build, on the calling thread. Loading and solving run on
+//            a detached coordinating pthread inside the module; this side polls
+//            its state from timers, so the caller's event loop never blocks.
+//   single   the build without shared memory, inside a dedicated Worker (browsers
+//            that are not cross-origin isolated); one search thread.
+//
+// Platform specifics (finding the files, creating Workers) come from node.mjs or
+// browser.mjs.
+
+export const VERSION = '0.1.0';
+
+/** An error from the package; `code` tells the kind. */
+export class IopddlError extends Error {
+  constructor(message, code, options) {
+    super(message, options);
+    this.name = 'IopddlError';
+    this.code = code;
+  }
+}
+
+const POLL_MS = 20;            // how often a running solve is looked at
+const DEFAULT_PROGRESS_MS = 100;
+const HEARTBEAT_S = 0.1;       // the solver's own progress pace
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+function disposedError() {
+  return new IopddlError('the solver was disposed', 'ERR_DISPOSED');
+}
+
+function outOfMemoryError(what, detail) {
+  return new IopddlError(
+    `${what}: ${detail || 'out of memory: the WebAssembly module could not grow its memory'}`,
+    'ERR_OUT_OF_MEMORY');
+}
+
+function spentError(what) {
+  return new IopddlError(`this solver ran out of memory earlier (${what}) and cannot be used any more: ` +
+    'dispose() it and create a new one', 'ERR_OUT_OF_MEMORY');
+}
+
+function isOutOfMemoryMessage(msg) {
+  return /out of memory|Cannot enlarge memory|could not allocate|Array buffer allocation failed/i.test(String(msg));
+}
+
+// ------------------------------------------------------------------ input
+
+function encodeJson(value) {
+  let sawBigInt = false;
+  const marker = '\u0000iopddl-bigint:';
+  let text = JSON.stringify(value, (key, v) => {
+    if (typeof v === 'bigint') {
+      sawBigInt = true;
+      return marker + v.toString();
+    }
+    return v;
+  });
+  if (text === undefined) throw new TypeError('the input is not JSON-serialisable');
+  // Costs given as BigInt go out as plain JSON integers, exactly.
+  if (sawBigInt) text = text.replace(/"\\u0000iopddl-bigint:(-?\d+)"/g, '$1');
+  return new TextEncoder().encode(text);
+}
+
+// Turns any accepted input into bytes without copying bytes the caller gave.
+// `owned`: the bytes are ours (made from a string or object), so they may be
+// handed over to a Worker instead of copied.
+async function inputBytes(input) {
+  if (input == null) throw new TypeError('load() needs an input: an object, a JSON string or bytes');
+  if (input instanceof Uint8Array) return { bytes: input, owned: false };
+  if (ArrayBuffer.isView(input)) {
+    return { bytes: new Uint8Array(input.buffer, input.byteOffset, input.byteLength), owned: false };
+  }
+  if (input instanceof ArrayBuffer ||
+      (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
+    return { bytes: new Uint8Array(input), owned: false };
+  }
+  if (typeof input === 'string') return { bytes: new TextEncoder().encode(input), owned: true };
+  if (typeof Blob !== 'undefined' && input instanceof Blob) {
+    return { bytes: new Uint8Array(await input.arrayBuffer()), owned: true };
+  }
+  if (typeof input === 'object') return { bytes: encodeJson(input), owned: true };
+  throw new TypeError(`load() cannot read a ${typeof input}: give an object, a JSON string or bytes`);
+}
+
+// ------------------------------------------------------------------ options
+
+function checkInteger(name, v, lo, hi) {
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new TypeError(`${name} must be an integer, got ${typeof v === 'number' ? v : typeof v}`);
+  }
+  if (v < lo || v > hi) throw new RangeError(`${name} must be between ${lo} and ${hi}, got ${v}`);
+  return v;
+}
+
+function seedString(seed) {
+  if (seed === undefined) return '1';
+  let b;
+  if (typeof seed === 'bigint') b = seed;
+  else if (typeof seed === 'number' && Number.isSafeInteger(seed)) b = BigInt(seed);
+  else if (typeof seed === 'string' && /^\d+$/.test(seed)) b = BigInt(seed);
+  else throw new TypeError(`seed must be a non-negative integer (number or bigint), got ${String(seed)}`);
+  if (b < 0n || b >= 1n << 64n) throw new RangeError(`seed must be in [0, 2^64), got ${b}`);
+  return b.toString();
+}
+
+function solveOptions(o, solver) {
+  o = o || {};
+  if (typeof o !== 'object') throw new TypeError('solve() options must be an object');
+  const timeLimitMs = o.timeLimitMs === undefined ? 10_000 : o.timeLimitMs;
+  if (typeof timeLimitMs !== 'number' || !(timeLimitMs >= 0) || !Number.isFinite(timeLimitMs)) {
+    throw new RangeError(`timeLimitMs must be a finite number >= 0, got ${String(timeLimitMs)}`);
+  }
+  const threads = o.threads === undefined ? solver.threads : checkInteger('threads', o.threads, 1, 256);
+  const maxRounds = o.maxRounds === undefined ? 0 : checkInteger('maxRounds', o.maxRounds, 0, Number.MAX_SAFE_INTEGER);
+  const progressIntervalMs = o.progressIntervalMs === undefined ? DEFAULT_PROGRESS_MS : o.progressIntervalMs;
+  if (typeof progressIntervalMs !== 'number' || !(progressIntervalMs >= 0)) {
+    throw new RangeError('progressIntervalMs must be a number >= 0');
+  }
+  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
+    throw new TypeError('onProgress must be a function');
+  }
+  if (o.signal !== undefined && o.signal !== null &&
+      (typeof o.signal !== 'object' || typeof o.signal.addEventListener !== 'function')) {
+    throw new TypeError('signal must be an AbortSignal');
+  }
+  return {
+    timeLimitMs, threads, seed: seedString(o.seed), maxRounds, progressIntervalMs,
+    onProgress: o.onProgress, signal: o.signal || null,
+    sliceMs: o.sliceMs === undefined ? 1000 : checkInteger('sliceMs', o.sliceMs, 50, 1e9),
+  };
+}
+
+// ------------------------------------------------------------------ results
+
+const big = (s) => (s === null || s === undefined ? null : BigInt(s));
+
+function convertEvaluation(e, usageLimit) {
+  const out = {
+    nodeCost: BigInt(e.nodeCost),
+    edgeCost: BigInt(e.edgeCost),
+    totalCost: BigInt(e.totalCost),
+    forbiddenEntries: e.forbiddenEntries,
+    peakUsage: BigInt(e.peakUsage),
+    peakTime: e.peakSegment >= 0 ? BigInt(e.peakTime) : null,
+    peakSegment: e.peakSegment,
+    usageLimit,
+    withinLimit: e.withinLimit,
+    feasible: e.feasible,
+  };
+  if (e.time) {
+    out.profile = { time: e.time.map(BigInt), usage: e.usage.map(BigInt) };
+  }
+  return out;
+}
+
+function gapOf(cost, bound) {
+  if (cost === null || bound === null || cost <= 0n) return null;
+  const g = Number(cost - bound) / Number(cost);
+  return g < 0 ? 0 : g;
+}
+
+function convertProgress(p, offsetMs) {
+  const cost = big(p.cost);
+  const lowerBound = big(p.lowerBound);
+  return {
+    event: p.event,
+    elapsedMs: p.elapsed * 1000 + (offsetMs || 0),
+    hasSolution: p.hasSolution,
+    feasible: p.feasible,
+    cost,
+    lowerBound,
+    gap: p.feasible ? gapOf(cost, lowerBound) : null,
+    iterations: p.iterations,
+  };
+}
+
+function convertResult(r, summary, extra) {
+  const hasSolution = r.assignment.length === summary.nodes;
+  const ev = hasSolution ? convertEvaluation(r.evaluation, summary.usageLimit) : null;
+  const lowerBound = big(r.lowerBound);
+  const s = r.stats;
+  const cost = ev ? ev.totalCost : null;
+  const feasible = hasSolution && r.feasible;
+  return {
+    assignment: hasSolution ? r.assignment : [],
+    hasSolution,
+    cost,
+    feasible,
+    evaluation: ev,
+    lowerBound,
+    gap: feasible ? gapOf(cost, lowerBound) : null,
+    provenInfeasible: r.provenInfeasible,
+    provenOptimal: r.provenOptimal,
+    aborted: extra.aborted,
+    elapsedMs: extra.elapsedMs,
+    backend: extra.backend,
+    threads: s.threads,
+    threadsRequested: extra.threadsRequested,
+    threadFallback: extra.threadFallback,
+    stats: {
+      rounds: s.rounds,
+      messagePasses: s.messagePasses,
+      windows: s.windows,
+      localMoves: s.localMoves,
+      repairs: s.repairs,
+      improvements: s.improvements,
+      strategiesTotal: s.strategiesTotal,
+      strategiesRemoved: s.strategiesRemoved,
+      nodesFixed: s.nodesFixed,
+      reduceMs: s.reduceSeconds * 1000,
+      firstFeasibleMs: s.firstFeasibleSeconds === null ? null : s.firstFeasibleSeconds * 1000,
+      solverMs: r.elapsed * 1000,
+      slices: extra.slices || 1,
+      history: s.history.map((h) => ({ ms: h.seconds * 1000, cost: BigInt(h.cost), feasible: h.feasible })),
+    },
+  };
+}
+
+function convertSummary(s, extra) {
+  return {
+    name: s.name,
+    nodes: s.nodes,
+    edges: s.edges,
+    strategies: s.strategies,
+    maxStrategies: s.maxStrategies,
+    edgeCostEntries: s.edgeCostEntries,
+    usageLimit: big(s.usageLimit),
+    timeSpan: s.timeStart === null ? null : { start: BigInt(s.timeStart), end: BigInt(s.timeEnd) },
+    segments: s.segments,
+    inputBytes: extra.inputBytes,
+    gzip: extra.gzip,
+    loadMs: extra.loadMs,
+    parseMs: s.loadSeconds * 1000,
+  };
+}
+
+function assignmentArray(assignment, summary) {
+  if (assignment == null || typeof assignment !== 'object' || typeof assignment.length !== 'number') {
+    throw new TypeError('evaluate() needs an array of strategy indices');
+  }
+  const n = assignment.length;
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; ++i) {
+    let v = assignment[i];
+    if (typeof v === 'bigint') v = Number(v);
+    if (typeof v !== 'number' || !Number.isInteger(v)) {
+      throw new IopddlError(`solution[${i}] = ${String(assignment[i])} is not an integer strategy index`,
+        'ERR_INVALID_ASSIGNMENT');
+    }
+    // Outside int32 it is out of range for any node: keep it out of range (-1 is).
+    a[i] = v >= -2147483648 && v <= 2147483647 ? v : (v < 0 ? -1 : 2147483647);
+  }
+  return a;
+}
+
+// ------------------------------------------------------------------ threads back end
+
+class ThreadedBackend {
+  constructor(mod, threads) {
+    this.kind = 'threads';
+    this.mod = mod;
+    this.threads = threads;
+    this.fatal = null;
+    this.running = new Set();  // Embind tasks in flight
+  }
+
+  static async create(platform, opts, threads) {
+    let backend = null;
+    const log = opts.log;
+    const { factory, args } = await platform.threadedModule(opts);
+    const moduleArgs = Object.assign({}, args, {
+      iopddlPoolSize: threads + 2,  // search threads + the coordinating thread + a spare
+      print: (s) => log && log(s),
+      printErr: (s) => log && log(s),
+      onAbort: (what) => backend && backend.fail(new IopddlError(
+        isOutOfMemoryMessage(what) ? `out of memory: ${what}` : `the WebAssembly module aborted: ${what}`,
+        isOutOfMemoryMessage(what) ? 'ERR_OUT_OF_MEMORY' : 'ERR_MODULE_CRASHED')),
+    });
+    if (opts.maxMemoryBytes !== undefined) {
+      const pages = Math.ceil(checkInteger('maxMemoryBytes', opts.maxMemoryBytes, 64 << 20, 4 * 1024 ** 3) / 65536);
+      moduleArgs.wasmMemory = new WebAssembly.Memory({ initial: 1024, maximum: pages, shared: true });
+    }
+    let mod;
+    try {
+      mod = await factory(moduleArgs);
+    } catch (e) {
+      throw new IopddlError(`could not start the WebAssembly module: ${e && e.message ? e.message : e}`,
+        'ERR_MODULE_LOAD', { cause: e });
+    }
+    backend = new ThreadedBackend(mod, threads);
+    backend.patchWorkers();
+    return backend;
+  }
+
+  // A thread that crashes must not take the process down with an uncaught error
+  // from the generated glue: fail the solver instead. Idle pool workers must not
+  // keep Node alive either.
+  patchWorkers() {
+    const PThread = this.mod.PThread;
+    if (!PThread) return;
+    const self = this;
+    const guard = (w) => {
+      if (w.__iopddl) return;
+      w.__iopddl = true;
+      if (typeof w.unref === 'function') w.unref();
+      w.onerror = (e) => self.fail(new IopddlError(
+        `a solver thread crashed: ${e && e.message ? e.message : e}`, 'ERR_MODULE_CRASHED'));
+    };
+    const load = PThread.loadWasmModuleToWorker;
+    PThread.loadWasmModuleToWorker = function (worker, onFinished) {
+      const r = load.call(PThread, worker, onFinished);
+      guard(worker);
+      return r;
+    };
+    PThread.unusedWorkers.forEach(guard);
+    PThread.runningWorkers.forEach(guard);
+  }
+
+  fail(err) {
+    if (!this.fatal) this.fatal = err;
+  }
+
+  check() {
+    if (this.fatal) throw this.fatal;
+  }
+
+  memoryBytes() {
+    return this.mod.wasmMemory.buffer.byteLength;
+  }
+
+  async wait(task, tick) {
+    let delay = 1;
+    for (;;) {
+      if (this.fatal) throw this.fatal;
+      const state = task.state();
+      if (state !== 0) return state;
+      if (tick) tick();
+      await sleep(delay);
+      delay = Math.min(delay * 2, POLL_MS);
+    }
+  }
+
+  // Running out of memory on a task's thread ends that thread where it stands:
+  // what it held stays allocated, so this module is done for.
+  taskError(task, what) {
+    const msg = task.error();
+    if (task.outOfMemory() || isOutOfMemoryMessage(msg)) {
+      this.fail(spentError(what));
+      return outOfMemoryError(what, msg);
+    }
+    return null;
+  }
+
+  async load(bytes, source) {
+    this.check();
+    const mod = this.mod;
+    let task;
+    let buf;
+    try {
+      buf = new mod.InputBuffer(bytes.length);
+      mod.iopddlHeapU8().set(bytes, buf.data());  // the one copy into the module
+      task = mod.startLoad(buf, source);
+    } catch (e) {
+      if (isOutOfMemoryMessage(e && e.message)) {
+        throw outOfMemoryError(`${source}: cannot hold ${bytes.length} bytes of input`, e.message);
+      }
+      throw e;
+    } finally {
+      if (buf) buf.delete();
+    }
+    this.running.add(task);
+    try {
+      const state = await this.wait(task);
+      if (state !== 1) {
+        throw this.taskError(task, source) || new IopddlError(task.error(), 'ERR_INVALID_INPUT');
+      }
+      const summary = JSON.parse(task.result());
+      const handle = task.takeProblem();
+      return { handle, summary };
+    } finally {
+      this.running.delete(task);
+      task.delete();
+    }
+  }
+
+  async evaluate(handle, a) {
+    this.check();
+    const mod = this.mod;
+    const ptr = mod._malloc(Math.max(4, a.length * 4));
+    if (!ptr) throw outOfMemoryError('evaluate');
+    try {
+      mod.iopddlHeapU8().set(new Uint8Array(a.buffer, a.byteOffset, a.length * 4), ptr);
+      return handle.evaluate(ptr, a.length);
+    } finally {
+      mod._free(ptr);
+    }
+  }
+
+  async solve(handle, o, onProgressJson) {
+    this.check();
+    const task = this.mod.startSolve(handle, o.timeLimitMs / 1000, o.threads, o.seed, o.maxRounds, HEARTBEAT_S);
+    this.running.add(task);
+    const onAbort = () => task.stop();
+    if (o.signal) {
+      if (o.signal.aborted) task.stop();
+      else o.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    let seq = 0;
+    let callbackError = null;
+    const tick = () => {
+      const s = task.progressSeq();
+      if (s === seq) return;
+      seq = s;
+      try {
+        onProgressJson(task.progress());
+      } catch (e) {
+        if (!callbackError) callbackError = e;
+        task.stop();
+      }
+    };
+    try {
+      const state = await this.wait(task, tick);
+      tick();
+      if (callbackError) throw callbackError;
+      if (state !== 1) {
+        throw this.taskError(task, 'solve') || new IopddlError(task.error(), 'ERR_SOLVER');
+      }
+      return { json: task.result(), slices: 1 };
+    } finally {
+      if (o.signal) o.signal.removeEventListener('abort', onAbort);
+      this.running.delete(task);
+      task.delete();
+    }
+  }
+
+  free(handle) {
+    try {
+      handle.delete();
+    } catch (e) {
+      // already deleted
+    }
+  }
+
+  async dispose() {
+    // Ask every running task to stop, give them a moment, then end the threads.
+    for (const t of this.running) {
+      try { t.stop(); } catch (e) { /* gone */ }
+    }
+    const deadline = now() + 1000;
+    while (this.running.size && now() < deadline) {
+      let busy = false;
+      for (const t of this.running) {
+        try { if (t.state() === 0) busy = true; } catch (e) { /* gone */ }
+      }
+      if (!busy) break;
+      await sleep(5);
+    }
+    this.fail(disposedError());
+    try {
+      this.mod.iopddlTerminateThreads();
+    } catch (e) {
+      // nothing left to end
+    }
+  }
+}
+
+// ------------------------------------------------------------------ worker back end
+
+class WorkerBackend {
+  constructor(worker, threadFallback) {
+    this.kind = 'single';
+    this.threads = 1;
+    this.worker = worker;
+    this.threadFallback = threadFallback;
+    this.fatal = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.memory = 0;
+    worker.onMessage((m) => this.receive(m));
+    worker.onError((e) => this.failAll(new IopddlError(
+      `the solver worker crashed: ${e && e.message ? e.message : e}`, 'ERR_MODULE_CRASHED')));
+  }
+
+  static async create(platform, opts, threadFallback) {
+    const worker = platform.createSingleWorker(opts);
+    const backend = new WorkerBackend(worker, threadFallback);
+    await backend.request('init', await platform.singleInit(opts));
+    return backend;
+  }
+
+  receive(m) {
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    if (m.memory) this.memory = m.memory;
+    if (m.type === 'progress') {
+      if (p.onProgress) {
+        try {
+          p.onProgress(m.json, m.offsetMs);
+        } catch (e) {
+          if (!p.callbackError) p.callbackError = e;
+          this.worker.post({ op: 'abort', id: m.id });
+        }
+      }
+      return;
+    }
+    this.pending.delete(m.id);
+    this.idle();
+    if (p.callbackError) p.reject(p.callbackError);
+    else if (m.ok) p.resolve(m.value);
+    else p.reject(new IopddlError(m.message, m.code || 'ERR_SOLVER'));
+  }
+
+  failAll(err) {
+    if (!this.fatal) this.fatal = err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.idle();
+  }
+
+  // In Node a Worker with work outstanding keeps the process alive; an idle one must not.
+  idle() {
+    if (this.pending.size === 0 && this.worker.unref) this.worker.unref();
+  }
+
+  request(op, args, transfer, onProgress) {
+    if (this.fatal) return Promise.reject(this.fatal);
+    const id = this.nextId++;
+    if (this.pending.size === 0 && this.worker.ref) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress });
+      try {
+        this.worker.post(Object.assign({ op, id }, args), transfer);
+      } catch (e) {
+        this.pending.delete(id);
+        this.idle();
+        reject(e);
+      }
+    });
+  }
+
+  memoryBytes() {
+    return this.memory;
+  }
+
+  async load(bytes, source, owned) {
+    // The bytes go to the Worker: moved when they are ours (encoded from a string
+    // or object), else copied once by structured cloning (the caller keeps them).
+    const movable = owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength &&
+      !(typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer);
+    const r = await this.request('load', { bytes, source }, movable ? [bytes.buffer] : undefined);
+    return { handle: r.handle, summary: JSON.parse(r.summary) };
+  }
+
+  async evaluate(handle, a) {
+    return this.request('evaluate', { handle, assignment: a });
+  }
+
+  async solve(handle, o, onProgressJson) {
+    const id = this.nextId;  // the id request() will use
+    const onAbort = () => this.worker.post({ op: 'abort', id });
+    const p = this.request('solve', {
+      handle,
+      timeLimitMs: o.timeLimitMs,
+      seed: o.seed,
+      maxRounds: o.maxRounds,
+      // Without a signal nothing can interrupt the solve: run it in one piece.
+      sliceMs: o.signal ? o.sliceMs : 0,
+      aborted: !!(o.signal && o.signal.aborted),
+    }, undefined, onProgressJson);
+    if (o.signal && !o.signal.aborted) o.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await p;
+    } finally {
+      if (o.signal) o.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  free(handle) {
+    if (!this.fatal) this.worker.post({ op: 'free', id: 0, handle });
+  }
+
+  async dispose() {
+    this.failAll(disposedError());
+    this.worker.terminate();
+  }
+}
+
+// ------------------------------------------------------------------ public API
+
+class Problem {
+  constructor(solver, handle, summary) {
+    this._solver = solver;
+    this._handle = handle;
+    /** What was loaded: counts, usage limit, time span, load time. */
+    this.summary = summary;
+  }
+
+  get disposed() {
+    return this._handle === null;
+  }
+
+  _check() {
+    if (this._handle === null) throw new IopddlError('the problem was disposed', 'ERR_DISPOSED');
+    this._solver._check();
+  }
+
+  /** Exact cost split and usage profile of an assignment. */
+  async evaluate(assignment) {
+    this._check();
+    const a = assignmentArray(assignment, this.summary);
+    const json = await this._solver._backend.evaluate(this._handle, a);
+    const e = JSON.parse(json);
+    if (!e.ok) throw new IopddlError(e.message, 'ERR_INVALID_ASSIGNMENT');
+    return convertEvaluation(e, this.summary.usageLimit);
+  }
+
+  /** Searches for the cheapest assignment within the usage limit. */
+  async solve(options) {
+    this._check();
+    const solver = this._solver;
+    const o = solveOptions(options, solver);
+    const t0 = now();
+    let lastEmit = -Infinity;
+    let pending = null;
+    let lastEvent = '';
+    const emit = (p) => {
+      lastEmit = now();
+      pending = null;
+      o.onProgress(p);
+    };
+    const onProgressJson = o.onProgress ? (json, offsetMs) => {
+      const p = convertProgress(JSON.parse(json), offsetMs);
+      const important = p.event !== 'heartbeat' && p.event !== lastEvent;
+      lastEvent = p.event;
+      if (important || now() - lastEmit >= o.progressIntervalMs) emit(p);
+      else pending = p;
+    } : () => {};
+    const run = await solver._backend.solve(this._handle, o, onProgressJson);
+    if (pending) emit(pending);
+    return convertResult(JSON.parse(run.json), this.summary, {
+      aborted: !!(o.signal && o.signal.aborted),
+      elapsedMs: now() - t0,
+      backend: solver.backend,
+      threadsRequested: o.threads,
+      threadFallback: solver.threadFallback,
+      slices: run.slices,
+    });
+  }
+
+  /** Frees the problem's memory in the module. Running solves keep their copy. */
+  dispose() {
+    if (this._handle !== null && !this._solver.disposed) this._solver._backend.free(this._handle);
+    this._handle = null;
+  }
+}
+
+if (typeof Symbol.dispose === 'symbol') {
+  Problem.prototype[Symbol.dispose] = function () { this.dispose(); };
+}
+
+class Solver {
+  constructor(backend, opts) {
+    this._backend = backend;
+    this._disposed = false;
+    this.backend = backend.kind;
+    this.threads = backend.threads;
+    this.threadFallback = opts.threadFallback || null;
+    this.version = VERSION;
+  }
+
+  get disposed() {
+    return this._disposed;
+  }
+
+  _check() {
+    if (this._disposed) throw disposedError();
+  }
+
+  /** Bytes of WebAssembly memory in use (grows with the inputs). */
+  memoryBytes() {
+    return this._backend.memoryBytes();
+  }
+
+  /**
+   * Loads a problem: a parsed object, a JSON string, or bytes (JSON or gzip,
+   * told apart by the gzip magic bytes).
+   */
+  async load(input, options) {
+    this._check();
+    const source = (options && options.source) || 'input';
+    if (typeof source !== 'string') throw new TypeError('source must be a string');
+    const t0 = now();
+    const { bytes, owned } = await inputBytes(input);
+    const inputLength = bytes.length;
+    const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+    const { handle, summary } = await this._backend.load(bytes, source, owned);
+    return new Problem(this, handle, convertSummary(summary, {
+      inputBytes: inputLength, gzip, loadMs: now() - t0,
+    }));
+  }
+
+  /** Stops running solves, ends the module's threads and Worker. */
+  async dispose() {
+    if (this._disposed) return;
+    this._disposed = true;
+    await this._backend.dispose();
+  }
+}
+
+if (typeof Symbol.asyncDispose === 'symbol') {
+  Solver.prototype[Symbol.asyncDispose] = function () { return this.dispose(); };
+}
+
+/**
+ * Starts a solver on the given platform (node.mjs / browser.mjs call this).
+ */
+export async function createSolverOn(platform, options) {
+  const opts = Object.assign({}, options || {});
+  if (opts.debug === true) opts.log = (s) => console.warn(`[iopddl-wasm] ${s}`);
+  else if (typeof opts.debug === 'function') opts.log = opts.debug;
+  const cores = Math.max(1, platform.cores());
+  const threads = opts.threads === undefined ? cores : checkInteger('threads', opts.threads, 1, 256);
+  const want = opts.backend || 'auto';
+  if (!['auto', 'threads', 'single'].includes(want)) {
+    throw new TypeError(`backend must be 'auto', 'threads' or 'single', got ${String(want)}`);
+  }
+  let backend;
+  let threadFallback = null;
+  if (want === 'single') {
+    if (threads > 1) threadFallback = 'the single-threaded back end was requested';
+    backend = await WorkerBackend.create(platform, opts, threadFallback);
+  } else {
+    const support = platform.threadSupport();
+    if (support.ok) {
+      backend = await ThreadedBackend.create(platform, opts, threads);
+    } else if (want === 'threads') {
+      throw new IopddlError(`threads are not available here: ${support.reason}`, 'ERR_NO_THREADS');
+    } else {
+      threadFallback = `running on one thread: ${support.reason}`;
+      backend = await WorkerBackend.create(platform, opts, threadFallback);
+    }
+  }
+  return new Solver(backend, { threadFallback });
+}

@@ -1,0 +1,11 @@
+// Type declarations for require('iopddl-wasm'). The same API as the ES module;
+// the error class itself is not exported here: test `err.code` (or `err.name`).
+import type { CreateSolverOptions, Solver } from './index.js';
+
+export type {
+  CreateSolverOptions, Evaluation, ImprovementPoint, IopddlErrorCode, Problem, ProblemInput, ProblemJson,
+  ProblemSummary, Progress, SolveOptions, SolveResult, SolveStats, Solver, UsageProfile,
+} from './index.js';
+
+export declare const VERSION: string;
+export declare function createSolver(options?: CreateSolverOptions): Promise<Solver>;

@@ -1,0 +1,256 @@
+// Type declarations of iopddl-wasm. Costs, usages, usage limits and time points
+// are BigInt: they exceed 2^53 (a forbidden entry alone is 10^18).
+
+/** A problem as the contest's JSON describes it (when passed as an object). */
+export interface ProblemJson {
+  problem: {
+    name?: string;
+    nodes: {
+      /** Half-open live interval [lo, hi) per node. */
+      intervals: Array<[number | bigint, number | bigint]>;
+      /** One cost per strategy, per node. */
+      costs: Array<Array<number | bigint>>;
+      /** One memory usage per strategy, per node. */
+      usages: Array<Array<number | bigint>>;
+    };
+    edges: {
+      nodes: Array<[number, number]>;
+      /** K_u x K_v entries per edge, row-major (s_u * K_v + s_v). */
+      costs: Array<Array<number | bigint>>;
+    };
+    usage_limit?: number | bigint;
+  };
+}
+
+/**
+ * What `load()` accepts: a parsed object, JSON text, or bytes holding JSON or
+ * gzip-compressed JSON (recognised by its magic bytes). Bytes are copied into
+ * the module's memory once; a string or object is encoded to UTF-8 first.
+ */
+export type ProblemInput = ProblemJson | object | string | Uint8Array | ArrayBuffer | ArrayBufferView | Blob;
+
+export interface CreateSolverOptions {
+  /**
+   * Search threads: the size of the module's thread pool and the default for
+   * `solve()`. Default: the machine's logical cores.
+   */
+  threads?: number;
+  /**
+   * 'auto' (default): threads where possible (Node; cross-origin isolated
+   * pages), else one thread in a Worker, saying so in `threadFallback`.
+   * 'threads': fail with ERR_NO_THREADS instead of falling back.
+   * 'single': always the single-threaded build in a Worker.
+   */
+  backend?: 'auto' | 'threads' | 'single';
+  /** Where the generated files are: returns a URL (browser) or path (Node) for a file name. */
+  locateFile?: (fileName: string) => string;
+  /** Browser: base URL of the package's dist/ folder (instead of import.meta.url). */
+  baseUrl?: string | URL;
+  /** The threaded module's .wasm bytes, if already at hand. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** The single-threaded module's .wasm bytes, if already at hand. */
+  singleWasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * Threads back end: the most memory the module may grow to, in bytes
+   * (64 MiB to 4 GiB; default 4 GiB). Exceeding it fails with ERR_OUT_OF_MEMORY.
+   */
+  maxMemoryBytes?: number;
+  /** true: the module's own messages go to console.warn; a function receives them. */
+  debug?: boolean | ((message: string) => void);
+}
+
+export interface ProblemSummary {
+  name: string;
+  nodes: number;
+  edges: number;
+  /** Strategies over all nodes. */
+  strategies: number;
+  maxStrategies: number;
+  /** Entries of all edge cost matrices. */
+  edgeCostEntries: number;
+  /** null when the problem has no usage limit. */
+  usageLimit: bigint | null;
+  /** Earliest interval start and latest interval end; null without nodes. */
+  timeSpan: { start: bigint; end: bigint } | null;
+  /** Segments of the compressed time axis (between distinct interval endpoints). */
+  segments: number;
+  /** Bytes given to load() (compressed size for gzip). */
+  inputBytes: number;
+  gzip: boolean;
+  /** Wall time of load(), input encoding and copy included. */
+  loadMs: number;
+  /** Time the core spent inflating, parsing and validating. */
+  parseMs: number;
+}
+
+/** Usage over time: usage[k] holds on [time[k], time[k+1]). */
+export interface UsageProfile {
+  time: bigint[];
+  usage: bigint[];
+}
+
+export interface Evaluation {
+  nodeCost: bigint;
+  edgeCost: bigint;
+  totalCost: bigint;
+  /** Chosen node or edge entries at or above 10^18 (forbidden choices). */
+  forbiddenEntries: number;
+  /** The highest usage at any time, and the first time point where it occurs. */
+  peakUsage: bigint;
+  peakTime: bigint | null;
+  /** Index of the peak's segment in `profile`; -1 without segments. */
+  peakSegment: number;
+  usageLimit: bigint | null;
+  withinLimit: boolean;
+  /** Within the limit and no forbidden entry. */
+  feasible: boolean;
+  /** Present in `Problem.evaluate()` results (not in solve results: call evaluate for it). */
+  profile?: UsageProfile;
+}
+
+export interface Progress {
+  /** 'start', 'improved', 'bound', 'heartbeat' or 'done'. */
+  event: string;
+  elapsedMs: number;
+  hasSolution: boolean;
+  feasible: boolean;
+  /** Exact cost of the best assignment so far. */
+  cost: bigint | null;
+  /** Proven: no assignment within the limit costs less. */
+  lowerBound: bigint | null;
+  /** (cost - lowerBound) / cost for a feasible answer. */
+  gap: number | null;
+  iterations: number;
+}
+
+export interface SolveOptions {
+  /** Wall-time budget of the search, in milliseconds. Default 10000. */
+  timeLimitMs?: number;
+  /** Search threads for this solve. Default: the solver's `threads`. */
+  threads?: number;
+  /** Random seed (0 to 2^64-1). Default 1. */
+  seed?: number | bigint;
+  /**
+   * Stop after this many search rounds per thread (0: only the time limit).
+   * With one thread and a fixed seed the answer is then the same every run.
+   */
+  maxRounds?: number;
+  /** Aborting stops the search; the promise resolves with the best answer so far. */
+  signal?: AbortSignal;
+  /** Called on the caller's thread during the solve, several times a second. */
+  onProgress?: (progress: Progress) => void;
+  /** Least time between heartbeat progress calls (improvements always come). Default 100. */
+  progressIntervalMs?: number;
+  /**
+   * Single-threaded back end only: with a signal, the search runs in slices of
+   * this length so that an abort is seen between slices. Default 1000.
+   */
+  sliceMs?: number;
+}
+
+export interface ImprovementPoint {
+  ms: number;
+  cost: bigint;
+  feasible: boolean;
+}
+
+export interface SolveStats {
+  /** Outer search rounds, all threads. */
+  rounds: number;
+  /** Message-passing iterations (each followed by an elimination). */
+  messagePasses: number;
+  /** Large-neighbourhood windows solved by elimination. */
+  windows: number;
+  localMoves: number;
+  repairs: number;
+  improvements: number;
+  /** Strategies before and removed by the exact reductions; nodes left with one. */
+  strategiesTotal: number;
+  strategiesRemoved: number;
+  nodesFixed: number;
+  reduceMs: number;
+  firstFeasibleMs: number | null;
+  /** Time the core's solve() took. */
+  solverMs: number;
+  /** Single-threaded back end with a signal: how many slices ran. */
+  slices: number;
+  history: ImprovementPoint[];
+}
+
+export interface SolveResult {
+  /** One strategy index per node; empty when no answer was found (hasSolution false). */
+  assignment: number[];
+  hasSolution: boolean;
+  /** Exact total cost of the assignment; null without one. */
+  cost: bigint | null;
+  /** Within the usage limit and free of forbidden entries. */
+  feasible: boolean;
+  /** Cost split and peak usage of the assignment; null without one. */
+  evaluation: Evaluation | null;
+  /** Proven lower bound on the optimum, when the solver has one. */
+  lowerBound: bigint | null;
+  gap: number | null;
+  /** The exact reductions proved that no feasible assignment exists. */
+  provenInfeasible: boolean;
+  /** Feasible and equal to the lower bound: nothing cheaper exists. */
+  provenOptimal: boolean;
+  /** The signal was aborted: this is the best answer found until then. */
+  aborted: boolean;
+  /** Wall time of the solve() call. */
+  elapsedMs: number;
+  backend: 'threads' | 'single';
+  /** Threads the search used. */
+  threads: number;
+  threadsRequested: number;
+  /** Why fewer threads than asked for can run here (e.g. a page without cross-origin isolation); null otherwise. */
+  threadFallback: string | null;
+  stats: SolveStats;
+}
+
+export interface Problem {
+  readonly summary: ProblemSummary;
+  readonly disposed: boolean;
+  /** Exact cost split, peak and usage profile of an assignment (rejects with ERR_INVALID_ASSIGNMENT). */
+  evaluate(assignment: ArrayLike<number | bigint>): Promise<Evaluation>;
+  solve(options?: SolveOptions): Promise<SolveResult>;
+  /** Frees the problem in the module (running solves keep their own reference). */
+  dispose(): void;
+}
+
+export interface Solver {
+  readonly backend: 'threads' | 'single';
+  readonly threads: number;
+  /** Why the solver runs on one thread although more were asked for; null otherwise. */
+  readonly threadFallback: string | null;
+  readonly version: string;
+  readonly disposed: boolean;
+  /**
+   * Loads a problem. Rejects with an IopddlError (code ERR_INVALID_INPUT) whose
+   * message names the field and index, as the native CLI's does.
+   */
+  load(input: ProblemInput, options?: { source?: string }): Promise<Problem>;
+  /** Bytes of WebAssembly memory the module holds now. */
+  memoryBytes(): number;
+  /** Stops running solves and ends the module's threads or Worker. */
+  dispose(): Promise<void>;
+}
+
+export type IopddlErrorCode =
+  | 'ERR_INVALID_INPUT'
+  | 'ERR_INVALID_ASSIGNMENT'
+  | 'ERR_OUT_OF_MEMORY'
+  | 'ERR_DISPOSED'
+  | 'ERR_NO_THREADS'
+  | 'ERR_MODULE_LOAD'
+  | 'ERR_MODULE_CRASHED'
+  | 'ERR_SOLVER';
+
+export declare class IopddlError extends Error {
+  readonly name: 'IopddlError';
+  readonly code: IopddlErrorCode;
+}
+
+export declare const VERSION: string;
+
+/** Starts a solver: the WebAssembly module and its thread pool. */
+export declare function createSolver(options?: CreateSolverOptions): Promise<Solver>;

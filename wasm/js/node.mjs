@@ -1,0 +1,53 @@
+// Node entry (import): the generated files sit beside this one; the .wasm bytes
+// are read from disk and handed over (the loader's fetch fails on file paths).
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { createSolverOn } from './core.mjs';
+
+export { IopddlError, VERSION } from './core.mjs';
+
+const require = createRequire(import.meta.url);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const file = (opts, name) => (opts.locateFile ? opts.locateFile(name) : join(here, name));
+const bytes = (b) => (b instanceof Uint8Array ? b : new Uint8Array(b));
+
+const platform = {
+  cores: () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length),
+  threadSupport: () => (typeof SharedArrayBuffer === 'function' && typeof Atomics === 'object'
+    ? { ok: true }
+    : { ok: false, reason: 'SharedArrayBuffer is not available in this Node.js' }),
+  async threadedModule(opts) {
+    const factory = require(file(opts, 'iopddl.js'));
+    const wasmBinary = opts.wasmBinary ? bytes(opts.wasmBinary) : readFileSync(file(opts, 'iopddl.wasm'));
+    return { factory, args: { wasmBinary } };
+  },
+  createSingleWorker(opts) {
+    const w = new Worker(file(opts, 'single-worker.js'));
+    w.unref();  // idle, it must not keep the process alive; busy, the back end refs it
+    let errorHandler = () => {};
+    w.on('error', (e) => errorHandler(e));
+    return {
+      post: (m, transfer) => w.postMessage(m, transfer),
+      onMessage: (f) => w.on('message', f),
+      onError: (f) => { errorHandler = f; },
+      terminate: () => w.terminate(),
+      ref: () => w.ref(),
+      unref: () => w.unref(),
+    };
+  },
+  async singleInit(opts) {
+    return {
+      scriptPath: file(opts, 'iopddl-single.js'),
+      wasmBinary: opts.singleWasmBinary ? bytes(opts.singleWasmBinary) : readFileSync(file(opts, 'iopddl-single.wasm')),
+    };
+  },
+};
+
+/** Starts a solver: a WebAssembly module with its own thread pool. */
+export function createSolver(options) {
+  return createSolverOn(platform, options);
+}
