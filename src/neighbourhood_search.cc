@@ -1,0 +1,210 @@
+#include "neighbourhood_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace iopddl {
+
+void NeighbourhoodSearch::init(const SearchModel& m, EliminationSolver* elim, LocalSearch* ls) {
+  m_ = &m;
+  elim_ = elim;
+  ls_ = ls;
+  ready_ = false;
+  seen_.assign(m.n, 0);
+  cap_.assign(m.n, INT64_MAX);
+  overlap_.init(m.p->num_segments());
+  by_start_.clear();
+  for (int i = 0; i < m.n; ++i)
+    if (m.has_interval(i) && m.dom_size(i) > 1) by_start_.push_back(i);
+  std::sort(by_start_.begin(), by_start_.end(), [&](int a, int b) { return m.p->seg_lo[a] < m.p->seg_lo[b]; });
+}
+
+void NeighbourhoodSearch::reset(const std::vector<int32_t>& best) {
+  cur_.init(*m_, best);
+  fixed_ = best;
+  ready_ = true;
+}
+
+// A connected window of about `size` optimisable nodes around a random one,
+// grown breadth-first with a little shuffling so windows vary in shape.
+void NeighbourhoodSearch::connected_window(Rng* rng, int size) {
+  const SearchModel& m = *m_;
+  window_.clear();
+  ++clock_;
+  int start = -1;
+  for (int tries = 0; tries < 16 && start < 0; ++tries) {
+    int c = int(rng->below(uint32_t(m.n)));
+    if (m.dom_size(c) > 1) start = c;
+  }
+  if (start < 0) return;
+  touched_.assign(1, start);  // the frontier
+  seen_[start] = clock_;
+  size_t head = 0;
+  while (head < touched_.size() && int(window_.size()) < size) {
+    size_t span = std::min<size_t>(touched_.size() - head, 4);
+    std::swap(touched_[head], touched_[head + rng->below(uint32_t(span))]);
+    int x = touched_[head++];
+    if (m.dom_size(x) > 1) window_.push_back(x);
+    for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
+      int o = m.adj[a].other;
+      if (seen_[o] != clock_) { seen_[o] = clock_; touched_.push_back(o); }
+    }
+  }
+}
+
+// The nodes alive at one moment (the peak half the time, else a random moment
+// of a random node's life), a random subset of half the size, plus their
+// neighbours so that connected changes can happen together.
+void NeighbourhoodSearch::time_window(Rng* rng, int size) {
+  const SearchModel& m = *m_;
+  window_.clear();
+  if (by_start_.empty()) return;
+  ++clock_;
+  int t;
+  if (rng->below(2) == 0) {
+    t = cur_.usage.argmax();
+  } else {
+    const int i = by_start_[rng->below(uint32_t(by_start_.size()))];
+    t = m.p->seg_lo[i] + int(rng->below(uint32_t(m.p->seg_hi[i] - m.p->seg_lo[i])));
+  }
+  std::vector<int32_t>& alive = touched_;
+  alive.clear();
+  for (int i : by_start_) {
+    if (m.p->seg_lo[i] > t) break;
+    if (m.p->seg_hi[i] > t) alive.push_back(i);
+  }
+  for (size_t k = alive.size(); k > 1; --k) std::swap(alive[k - 1], alive[rng->below(uint32_t(k))]);
+  const size_t core = std::min<size_t>(alive.size(), size_t(std::max(1, size / 2)));
+  for (size_t k = 0; k < core; ++k) {
+    seen_[alive[k]] = clock_;
+    window_.push_back(alive[k]);
+  }
+  for (size_t k = 0; k < core && int(window_.size()) < size; ++k) {
+    const int x = alive[k];
+    for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
+      const int o = m.adj[a].other;
+      if (m.dom_size(o) > 1 && seen_[o] != clock_) { seen_[o] = clock_; window_.push_back(o); }
+    }
+  }
+}
+
+// Usage caps that keep any answer within the limit: at every time the window's
+// nodes share the slack there, each taking at most its slack divided by how
+// many window nodes overlap it.
+void NeighbourhoodSearch::slack_caps() {
+  const SearchModel& m = *m_;
+  if (!m.p->has_usage_limit || m.p->num_segments() == 0) {
+    for (int w : window_) cap_[w] = INT64_MAX;
+    return;
+  }
+  for (int w : window_)
+    if (m.has_interval(w)) overlap_.add(m.p->seg_lo[w], m.p->seg_hi[w], 1);
+  for (int w : window_) {
+    if (!m.has_interval(w)) { cap_[w] = INT64_MAX; continue; }
+    const int64_t slack = m.limit - cur_.max_over(w);
+    const int64_t share = overlap_.max(m.p->seg_lo[w], m.p->seg_hi[w]);
+    cap_[w] = m.usage(w, cur_.s[w]) + std::max<int64_t>(0, slack) / std::max<int64_t>(1, share);
+  }
+  for (int w : window_)
+    if (m.has_interval(w)) overlap_.add(m.p->seg_lo[w], m.p->seg_hi[w], -1);
+}
+
+bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) {
+  const SearchModel& m = *m_;
+  undo_.clear();
+  if (by_start_.empty()) return false;
+  const int x = by_start_[rng->below(uint32_t(by_start_.size()))];
+  int best_t = -1;
+  double best_d = -1e-9;
+  for (int k = 0; k < m.dom_size(x); ++k) {
+    const int t = m.domain(x)[k];
+    if (m.usage(x, t) <= m.usage(x, cur_.s[x])) continue;
+    const double d = cur_.move_delta(x, t);
+    if (d < best_d) { best_d = d; best_t = t; }
+  }
+  if (best_t < 0) return false;
+  undo_.push_back({x, cur_.s[x]});
+  cur_.apply(x, best_t, best_d);
+  if (!cur_.within_limit()) ls_->repair(&cur_, stop, &undo_);
+  if (cur_.within_limit()) {
+    touched_.clear();
+    for (auto& u : undo_) touched_.push_back(u.first);
+    ls_->descend_from(&cur_, touched_, rng, stop, &undo_);
+  }
+  return true;
+}
+
+bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weight, Rng* rng,
+                                      const std::function<bool()>& stop, bool* complete) {
+  undo_.clear();
+  const int size = 16 << rng->below(7);  // 16 .. 1024 nodes
+  if (kind == 0) connected_window(rng, size);
+  else time_window(rng, size);
+  if (window_.empty()) return false;
+  const std::vector<double>* w = &weight;
+  if (kind == 0) {
+    slack_caps();
+    static const std::vector<double> none;
+    if (rng->below(4) == 0) w = &none;
+  } else {
+    for (int x : window_) cap_[x] = INT64_MAX;
+    if (!weight.empty()) {
+      // Price memory above or below the multipliers by a random factor.
+      const double f = 0.5 + 2.0 * rng->uniform();
+      scaled_ = weight;
+      for (int x : window_) scaled_[x] *= f;
+      w = &scaled_;
+    }
+  }
+  for (int x : window_) fixed_[x] = -1;
+  // Half the windows decide their stuck nodes greedily (given the fixed
+  // surroundings that is well informed) instead of keeping them.
+  EliminationStats es = elim_->solve(*w, fixed_, &y_, rng, 0.0, &cur_.s, &stop, rng->below(2) ? 1.0 : 0.0, &cap_);
+  for (int x : window_) fixed_[x] = cur_.s[x];
+  *complete = es.complete;
+  if (!es.complete) return false;
+  for (int x : window_)
+    if (y_[x] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, y_[x]); }
+  if (undo_.empty()) return false;
+  if (cur_.within_limit()) ls_->descend_from(&cur_, window_, rng, stop, &undo_);
+  return true;
+}
+
+bool NeighbourhoodSearch::keep_if_better(double best_cost) {
+  if (cur_.within_limit() && cur_.cost < best_cost - 1e-6 * std::max(1.0, std::abs(best_cost))) {
+    for (auto& u : undo_) fixed_[u.first] = cur_.s[u.first];
+    cur_.cost = cur_.full_cost();
+    return true;
+  }
+  for (size_t k = undo_.size(); k-- > 0;) cur_.set(undo_[k].first, undo_[k].second);
+  return false;
+}
+
+int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_binds, Rng* rng,
+                                 const std::function<bool()>& more, const std::function<bool()>& stop,
+                                 const std::function<void(const std::vector<int32_t>&, double)>& improved) {
+  int64_t moves = 0;
+  double best_cost = cur_.cost;
+  while (more() && !stop()) {
+    ++moves;
+    int kind = 0;
+    if (memory_binds) {
+      const double total = 1.5 + kind_weight_[0] + kind_weight_[1] + kind_weight_[2];
+      double pick = rng->uniform() * total;
+      while (kind < 2 && (pick -= 0.5 + kind_weight_[kind]) > 0) ++kind;
+    }
+    bool complete = true;
+    const bool tried = kind == 2 ? ejection(rng, stop) : window_move(kind, weight, rng, stop, &complete);
+    if (!complete) break;
+    if (!tried) continue;
+    if (keep_if_better(best_cost)) {
+      best_cost = cur_.cost;
+      kind_weight_[kind] += 1.0;
+      improved(cur_.s, best_cost);
+    }
+  }
+  for (double& kw : kind_weight_) kw *= 0.9;
+  return moves;
+}
+
+}  // namespace iopddl

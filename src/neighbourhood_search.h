@@ -1,0 +1,66 @@
+// Large neighbourhood search around the best assignment, within the limit at
+// every step. Three kinds of move, drawn in proportion to their recent gains:
+//  - connected windows: a connected set of 16..1024 nodes re-solved exactly by
+//    elimination with the rest fixed, each node capped at its share of the
+//    memory slack, so that the answer always fits;
+//  - time windows: nodes alive at one moment (often the peak) and their
+//    neighbours, priced by the memory multipliers and free to trade memory
+//    among themselves (kept only if the answer fits);
+//  - ejections: one node moved to its best strategy regardless of memory, the
+//    overflow repaired at the least cost per unit of memory freed elsewhere.
+// Every move is polished by local search around what changed and kept only if
+// the assignment fits and is cheaper; otherwise it is undone exactly.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "elimination.h"
+#include "local_search.h"
+#include "rng.h"
+#include "search_state.h"
+#include "usage_tree.h"
+
+namespace iopddl {
+
+class NeighbourhoodSearch {
+ public:
+  void init(const SearchModel& m, EliminationSolver* elim, LocalSearch* ls);
+  // Starts from `best` (an assignment within the limit) and its cost.
+  void reset(const std::vector<int32_t>& best);
+  bool ready() const { return ready_; }
+  // Tries moves while `more()` is true and `stop()` is false, with the memory
+  // multipliers' node weights `weight` (empty: none). Calls `improved` with
+  // each new best assignment and its cost. Returns the number of moves tried.
+  int64_t run(const std::vector<double>& weight, bool memory_binds, Rng* rng, const std::function<bool()>& more,
+              const std::function<bool()>& stop,
+              const std::function<void(const std::vector<int32_t>&, double)>& improved);
+
+ private:
+  const SearchModel* m_ = nullptr;
+  EliminationSolver* elim_ = nullptr;
+  LocalSearch* ls_ = nullptr;
+  bool ready_ = false;
+  SearchState cur_;                 // the current assignment: the best one between moves
+  std::vector<int32_t> fixed_;      // cur_.s, with -1 on a window's nodes during a solve
+  std::vector<int32_t> window_, seen_, touched_, y_;
+  int32_t clock_ = 0;
+  std::vector<std::pair<int, int>> undo_;  // (node, previous strategy) of the move under test
+  std::vector<int64_t> cap_;
+  std::vector<double> scaled_;
+  UsageTree overlap_;               // how many window nodes are alive, per segment
+  std::vector<int32_t> by_start_;   // nodes with an interval and a choice, by start segment
+  double kind_weight_[3] = {1.0, 1.0, 1.0};
+
+  void connected_window(Rng* rng, int size);
+  void time_window(Rng* rng, int size);
+  void slack_caps();
+  bool ejection(Rng* rng, const std::function<bool()>& stop);
+  bool window_move(int kind, const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,
+                   bool* complete);
+  // Keeps the move under test if it fits and is cheaper than `best_cost`; undoes it otherwise.
+  bool keep_if_better(double best_cost);
+};
+
+}  // namespace iopddl
