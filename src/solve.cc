@@ -40,7 +40,9 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
   result.stats.reduce_seconds = ctx.elapsed();
   result.proven_infeasible = rs.wiped_out;
   ctx.model = &model;
-  if (!rs.wiped_out) {
+  // Every step from here on is skipped once the time is up: an answer on
+  // time beats a better one late.
+  if (!rs.wiped_out && !ctx.should_stop()) {
     ctx.lower_bound = half_edge_bound(model);
     ctx.has_lower_bound = true;
   }
@@ -72,7 +74,7 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
     });
   }
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(run_worker, &ctx, t);
+  for (int t = 1; t < threads && !ctx.should_stop(); ++t) pool.emplace_back(run_worker, &ctx, t);
   run_worker(&ctx, 0);
   // With a round budget, thread 0 finishing ends the others too.
   ctx.done.store(true);

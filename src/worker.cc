@@ -115,6 +115,13 @@ void run_worker(SearchContext* ctx, int tid) {
   MemoryRelax relax;
   relax.init(m);
 
+  if (ctx->should_stop()) {
+    // No time left: the least-usage assignment, which fits whenever anything does.
+    SearchState st;
+    st.init(m, least_usage_start(m));
+    ctx->offer(st.s, st.cost, st.within_limit());
+    return;
+  }
   EliminationSolver elim;
   elim.init(m);
   // A feasible answer first: every node capped at its least usage (which fits
@@ -138,6 +145,7 @@ void run_worker(SearchContext* ctx, int tid) {
     ctx->offer(st.s, st.cost, st.within_limit());
   }
 
+  if (ctx->should_stop()) return;
   MessagePassing mp;
   mp.init(m);
   // The last thread also bounds the Lagrangian dual: message passing on the

@@ -28,6 +28,33 @@ const HEARTBEAT_S = 0.1;       // the solver's own progress pace
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
+function abortedError(what, signal) {
+  return new IopddlError(`${what}: the load was aborted`, 'ERR_ABORTED', { cause: signal.reason });
+}
+
+function checkSignal(signal) {
+  if (signal !== undefined && signal !== null &&
+      (typeof signal !== 'object' || typeof signal.addEventListener !== 'function')) {
+    throw new TypeError('signal must be an AbortSignal');
+  }
+  return signal || null;
+}
+
+// Resolves after `ms`, or as soon as `signal` (optional) aborts.
+function sleepUnlessAborted(ms, signal) {
+  if (!signal) return sleep(ms);
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 function disposedError() {
   return new IopddlError('the solver was disposed', 'ERR_DISPOSED');
 }
@@ -123,10 +150,7 @@ function solveOptions(o, solver) {
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
     throw new TypeError('onProgress must be a function');
   }
-  if (o.signal !== undefined && o.signal !== null &&
-      (typeof o.signal !== 'object' || typeof o.signal.addEventListener !== 'function')) {
-    throw new TypeError('signal must be an AbortSignal');
-  }
+  checkSignal(o.signal);
   return {
     timeLimitMs, threads, seed: seedString(o.seed), maxRounds, progressIntervalMs,
     onProgress: o.onProgress, signal: o.signal || null,
@@ -332,14 +356,17 @@ class ThreadedBackend {
     return this.mod.wasmMemory.buffer.byteLength;
   }
 
-  async wait(task, tick) {
+  // The task's final state (1 done, 2 failed), or -1 as soon as `signal`
+  // (optional) is aborted: the task is then left to finish on its own.
+  async wait(task, tick, signal) {
     let delay = 1;
     for (;;) {
       if (this.fatal) throw this.fatal;
+      if (signal && signal.aborted) return -1;
       const state = task.state();
       if (state !== 0) return state;
       if (tick) tick();
-      await sleep(delay);
+      await sleepUnlessAborted(delay, signal);
       delay = Math.min(delay * 2, POLL_MS);
     }
   }
@@ -355,7 +382,7 @@ class ThreadedBackend {
     return null;
   }
 
-  async load(bytes, source) {
+  async load(bytes, source, owned, signal) {
     this.check();
     const mod = this.mod;
     let task;
@@ -374,7 +401,11 @@ class ThreadedBackend {
     }
     this.running.add(task);
     try {
-      const state = await this.wait(task);
+      // Aborted: the parse cannot be interrupted, so it goes on in the background;
+      // deleting the task below drops this side's reference, and the problem is
+      // freed when the loading thread lets go of the task (at once if it is done).
+      const state = await this.wait(task, null, signal);
+      if (state === -1) throw abortedError(source, signal);
       if (state !== 1) {
         throw this.taskError(task, source) || new IopddlError(task.error(), 'ERR_INVALID_INPUT');
       }
@@ -479,6 +510,7 @@ class WorkerBackend {
     this.fatal = null;
     this.nextId = 1;
     this.pending = new Map();
+    this.discarded = new Set();  // ids of aborted loads: their problems are freed on arrival
     this.memory = 0;
     worker.onMessage((m) => this.receive(m));
     worker.onError((e) => this.failAll(new IopddlError(
@@ -493,9 +525,15 @@ class WorkerBackend {
   }
 
   receive(m) {
+    if (m.memory) this.memory = m.memory;
+    if (this.discarded.has(m.id)) {
+      if (m.type === 'progress') return;
+      this.discarded.delete(m.id);
+      if (m.ok && m.value && m.value.handle !== undefined) this.free(m.value.handle);
+      return;
+    }
     const p = this.pending.get(m.id);
     if (!p) return;
-    if (m.memory) this.memory = m.memory;
     if (m.type === 'progress') {
       if (p.onProgress) {
         try {
@@ -518,6 +556,7 @@ class WorkerBackend {
     if (!this.fatal) this.fatal = err;
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
+    this.discarded.clear();
     this.idle();
   }
 
@@ -546,13 +585,30 @@ class WorkerBackend {
     return this.memory;
   }
 
-  async load(bytes, source, owned) {
+  async load(bytes, source, owned, signal) {
     // The bytes go to the Worker: moved when they are ours (encoded from a string
     // or object), else copied once by structured cloning (the caller keeps them).
     const movable = owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength &&
       !(typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer);
-    const r = await this.request('load', { bytes, source }, movable ? [bytes.buffer] : undefined);
-    return { handle: r.handle, summary: JSON.parse(r.summary) };
+    const id = this.nextId;  // the id request() will use
+    const p = this.request('load', { bytes, source }, movable ? [bytes.buffer] : undefined);
+    // Aborted: the Worker cannot be interrupted while it parses; the promise
+    // rejects now and the problem is freed when the Worker's answer arrives.
+    const onAbort = () => {
+      const entry = this.pending.get(id);
+      if (!entry) return;
+      this.pending.delete(id);
+      this.discarded.add(id);
+      this.idle();
+      entry.reject(abortedError(source, signal));
+    };
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const r = await p;
+      return { handle: r.handle, summary: JSON.parse(r.summary) };
+    } finally {
+      if (signal) signal.removeEventListener('abort', onAbort);
+    }
   }
 
   async evaluate(handle, a) {
@@ -693,11 +749,14 @@ class Solver {
     this._check();
     const source = (options && options.source) || 'input';
     if (typeof source !== 'string') throw new TypeError('source must be a string');
+    const signal = checkSignal(options ? options.signal : undefined);
+    if (signal && signal.aborted) throw abortedError(source, signal);
     const t0 = now();
     const { bytes, owned } = await inputBytes(input);
+    if (signal && signal.aborted) throw abortedError(source, signal);
     const inputLength = bytes.length;
     const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-    const { handle, summary } = await this._backend.load(bytes, source, owned);
+    const { handle, summary } = await this._backend.load(bytes, source, owned, signal);
     return new Problem(this, handle, convertSummary(summary, {
       inputBytes: inputLength, gzip, loadMs: now() - t0,
     }));

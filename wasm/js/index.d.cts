@@ -3,7 +3,7 @@
 import type { CreateSolverOptions, Solver } from './index.js';
 
 export type {
-  CreateSolverOptions, Evaluation, ImprovementPoint, IopddlErrorCode, Problem, ProblemInput, ProblemJson,
+  CreateSolverOptions, Evaluation, ImprovementPoint, IopddlErrorCode, LoadOptions, Problem, ProblemInput, ProblemJson,
   ProblemSummary, Progress, SolveOptions, SolveResult, SolveStats, Solver, UsageProfile,
 } from './index.js';
 

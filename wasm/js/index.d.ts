@@ -207,6 +207,18 @@ export interface SolveResult {
   stats: SolveStats;
 }
 
+export interface LoadOptions {
+  /** Names the input in error messages (default 'input'). */
+  source?: string;
+  /**
+   * Aborting rejects the load at once with an IopddlError of code ERR_ABORTED
+   * (its `cause` is the signal's reason). The parser itself cannot be
+   * interrupted: it finishes in the background, holding its memory and a
+   * thread (or the fallback's Worker) until then, and its problem is freed.
+   */
+  signal?: AbortSignal;
+}
+
 export interface Problem {
   readonly summary: ProblemSummary;
   readonly disposed: boolean;
@@ -226,9 +238,10 @@ export interface Solver {
   readonly disposed: boolean;
   /**
    * Loads a problem. Rejects with an IopddlError (code ERR_INVALID_INPUT) whose
-   * message names the field and index, as the native CLI's does.
+   * message names the field and index, as the native CLI's does; with
+   * ERR_ABORTED when `options.signal` aborts first.
    */
-  load(input: ProblemInput, options?: { source?: string }): Promise<Problem>;
+  load(input: ProblemInput, options?: LoadOptions): Promise<Problem>;
   /** Bytes of WebAssembly memory the module holds now. */
   memoryBytes(): number;
   /** Stops running solves and ends the module's threads or Worker. */
@@ -238,6 +251,7 @@ export interface Solver {
 export type IopddlErrorCode =
   | 'ERR_INVALID_INPUT'
   | 'ERR_INVALID_ASSIGNMENT'
+  | 'ERR_ABORTED'
   | 'ERR_OUT_OF_MEMORY'
   | 'ERR_DISPOSED'
   | 'ERR_NO_THREADS'
