@@ -21,7 +21,6 @@ not exceed the timeout), the exit code, feasibility and cost (checked with
 Exit status: 0 when every run ended within its timeout with exit code 0, else 1.
 """
 import argparse
-import gzip
 import os
 import re
 import subprocess
@@ -30,29 +29,9 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import plain_json, read_table  # noqa: E402  (the same instance table and cache)
 BUSY_LOOP = "while True:\n    pass\n"
-
-
-def read_table(bench_dir):
-    rows = []
-    with open(os.path.join(bench_dir, "best_known.tsv")) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            if line.strip():
-                rows.append(dict(zip(header, line.rstrip("\n").split("\t"))))
-    return rows
-
-
-def plain_json(bench_dir, cache, name):
-    src = os.path.join(bench_dir, name)
-    if not name.endswith(".gz"):
-        return src
-    dst = os.path.join(cache, name[:-3])
-    if not os.path.exists(dst) or os.path.getmtime(dst) < os.path.getmtime(src):
-        with gzip.open(src, "rb") as fi, open(dst + ".tmp", "wb") as fo:
-            fo.write(fi.read())
-        os.replace(dst + ".tmp", dst)
-    return dst
 
 
 def start_busy(n):
