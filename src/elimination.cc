@@ -103,6 +103,10 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
   // fixed nodes into the free end's unary.
   for (int i = 0; i < m.n; ++i) {
     if (!alive_[i]) continue;
+    if (should_stop && (i & 1023) == 1023 && (*should_stop)()) {
+      stats.complete = false;
+      return stats;
+    }
     const int32_t* di = m.domain(i);
     const int Ki = m.dom_size(i);
     for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {

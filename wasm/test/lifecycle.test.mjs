@@ -56,8 +56,9 @@ function phaseOf(abortMs, r) {
   return 'search';
 }
 
-// Asserts the contract; a latency the solver core cannot meet yet (its set-up
-// steps do not look at the stop flag) is reported as a TODO, not a failure.
+// Asserts the contract (with slack for a loaded CI machine). `knownSlow` marks
+// a phase whose latency the core cannot meet, reported as a TODO instead; every
+// phase meets it since the core's set-up steps look at the stop flag.
 function checkLatency(t, what, latency, knownSlow) {
   t.diagnostic(`${what}: settled ${latency.toFixed(1)} ms after the abort (target ${TARGET_MS} ms)`);
   if (knownSlow && latency >= SLACK_MS) {
@@ -158,7 +159,7 @@ describe('cancellation latency (threads back end, a 49 MB input)', () => {
       assert.ok(latency < 5000, `settled ${latency.toFixed(0)} ms after the abort`);
       worst = Math.max(worst, latency);
     }
-    checkLatency(t, `early phase (${phase}), worst of two`, worst, true);
+    checkLatency(t, `early phase (${phase}), worst of two`, worst, false);
   });
 
   test('solving, early phase: the first answer', async (t) => {
@@ -185,7 +186,7 @@ describe('cancellation latency (threads back end, a 49 MB input)', () => {
       `${r.stats.solverMs.toFixed(0)} ms`);
     assert.equal(r.aborted, true);
     assert.ok(latency < 5000, `settled ${latency.toFixed(0)} ms after the abort`);
-    checkLatency(t, `early phase (${phase})`, latency, true);
+    checkLatency(t, `early phase (${phase})`, latency, false);
   });
 
   test('solving, search: the best answer so far within 100 ms', async (t) => {
