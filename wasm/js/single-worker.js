@@ -240,6 +240,8 @@
       }
       seed = (seed + 0x9e3779b97f4a7c15n) & ((1n << 64n) - 1n);
       await yieldToEvents();  // lets abort requests in
+      // A proven answer ends the solve: another slice cannot do better.
+      if (r.provenOptimal || r.provenInfeasible) break;
       if (!sliced || aborted.has(m.id) || now() >= deadline || stopNow) break;
     }
     best.stopped = aborted.has(m.id);

@@ -31,6 +31,19 @@ describe('single-threaded back end', () => {
     p.dispose();
   });
 
+  // Regression: with a signal the time limit is cut into slices, and a proven
+  // optimum must end the solve instead of running every slice to the limit.
+  test('a proven optimum ends a sliced solve early', async () => {
+    const p = await solver.load(exampleObject());
+    const t0 = performance.now();
+    const r = await p.solve({ timeLimitMs: 5000, sliceMs: 200, signal: new AbortController().signal });
+    const ms = performance.now() - t0;
+    assert.equal(r.cost, EXAMPLE_COST);
+    assert.equal(r.provenOptimal, true);
+    assert.ok(ms < 2000, `took ${ms.toFixed(0)} ms for a proven optimum`);
+    p.dispose();
+  });
+
   test('same error messages', async () => {
     await assert.rejects(solver.load('{"problem":', { source: 'bad.json' }), (e) => {
       assert.equal(e.code, 'ERR_INVALID_INPUT');
