@@ -3,7 +3,7 @@
 // free port. Screenshots go to tests/artifacts/web-*.png. Skipped when
 // Chromium or playwright-core is missing.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -397,6 +397,60 @@ describe('web page', { skip }, () => {
     assert.match(ms.lastInfo, /page 2,400 of 2,400/);
     for (const k of ['search', 'clear', 'sort', 'last', 'peak']) assert.ok(ms[k] < 250, `${k} took ${ms[k].toFixed(0)} ms`);
     console.log(`# 60,000 nodes: search ${ms.search.toFixed(1)} ms, sort by cost ${ms.sort.toFixed(1)} ms, last page ${ms.last.toFixed(1)} ms`);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
+  // Total resident memory of every Chromium process (the page's threads and
+  // workers live in its renderer), in MB.
+  function chromiumRssMb() {
+    let kb = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (!cmd.includes('chromium') && !cmd.includes('chrome')) continue;
+        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+        if (m) kb += Number(m[1]);
+      } catch { /* the process ended meanwhile */ }
+    }
+    return kb / 1024;
+  }
+
+  test('100 load/solve/dispose cycles in one page session: no growth', { timeout: 180_000 }, async () => {
+    const { page, errors, close } = await open();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.enable');
+    const samples = [];
+    for (let block = 0; block < 10; ++block) {
+      const cost = await page.evaluate(async () => {
+        const { createSolver } = await import('/dist/browser.mjs');
+        const bytes = new Uint8Array(await (await fetch('/example.json')).arrayBuffer());
+        let last = null;
+        for (let k = 0; k < 10; ++k) {
+          const solver = await createSolver({ threads: 2 });
+          const problem = await solver.load(bytes);
+          const r = await problem.solve({ timeLimitMs: 20 });
+          last = String(r.cost);
+          await solver.dispose();
+        }
+        return last;
+      });
+      assert.equal(cost, '445');
+      await cdp.send('HeapProfiler.collectGarbage');
+      await page.waitForTimeout(200);  // terminated workers release their memory
+      const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+      samples.push({ cycles: (block + 1) * 10, rssMb: chromiumRssMb(), heapMb: usedSize / 2 ** 20 });
+    }
+    console.log('# page session, 100 cycles: ' +
+      samples.map((x) => `${x.cycles}: ${x.rssMb.toFixed(0)} MB rss, ${x.heapMb.toFixed(1)} MB heap`).join('; '));
+    const avg = (xs, f) => xs.reduce((a, x) => a + f(x), 0) / xs.length;
+    const first = samples.slice(1, 4), last = samples.slice(-3);
+    const rssGrowth = avg(last, (x) => x.rssMb) - avg(first, (x) => x.rssMb);
+    const heapGrowth = avg(last, (x) => x.heapMb) - avg(first, (x) => x.heapMb);
+    // A leaked module would hold its whole WebAssembly memory (64 MB or more) per cycle.
+    assert.ok(rssGrowth < Math.max(40, 0.15 * avg(first, (x) => x.rssMb)), `renderer memory grew by ${rssGrowth.toFixed(0)} MB`);
+    assert.ok(heapGrowth < 5, `JS heap grew by ${heapGrowth.toFixed(1)} MB`);
     assert.deepEqual(errors, []);
     await close();
   });
