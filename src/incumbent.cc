@@ -36,6 +36,14 @@ bool Incumbent::offer(const std::vector<int32_t>& a, double approx_cost, bool wi
   return true;
 }
 
+bool Incumbent::summary(bool* feasible, Int128* cost) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!has_.load()) return false;
+  *feasible = eval_.feasible();
+  *cost = eval_.total_cost;
+  return true;
+}
+
 bool Incumbent::snapshot(std::vector<int32_t>* out, Evaluation* ev) const {
   std::lock_guard<std::mutex> lock(mu_);
   if (!has_.load()) return false;

@@ -17,6 +17,9 @@ class Incumbent {
   bool offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit);
   // Copies the best assignment; false when there is none yet.
   bool snapshot(std::vector<int32_t>* out, Evaluation* ev = nullptr) const;
+  // Feasibility and exact cost of the best assignment, without copying it;
+  // false when there is none yet.
+  bool summary(bool* feasible, Int128* cost) const;
   bool has() const { return has_.load(); }
   double approx_cost() const { return approx_.load(); }
   bool feasible() const { return feasible_.load(); }

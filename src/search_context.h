@@ -41,11 +41,15 @@ struct SearchContext {
   void report(const char* event);
   // Raises the shared lower bound (thread-safe) and reports it.
   void offer_bound(Int128 lb);
+
+ private:
+  Progress progress(const char* event) const;
+  void stop_if_proven();
 };
 
-// One search thread: message passing on the Lagrangian-penalised problem,
-// rounding, exact elimination, memory repair and memory-aware local search,
-// intensifying around the best assignment.
+// One search thread: message passing (bounds, rounding), exact elimination on
+// the Lagrangian-penalised problem, memory repair, local search and the
+// neighbourhood search around the best assignment.
 void run_worker(SearchContext* ctx, int thread_index);
 
 }  // namespace iopddl
