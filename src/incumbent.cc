@@ -32,7 +32,6 @@ bool Incumbent::offer(const std::vector<int32_t>& a, double approx_cost, bool wi
   approx_.store(double(eval_.total_cost));
   feasible_.store(eval_.feasible());
   has_.store(true);
-  version_.fetch_add(1);
   return true;
 }
 

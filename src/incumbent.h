@@ -20,10 +20,8 @@ class Incumbent {
   // Feasibility and exact cost of the best assignment, without copying it;
   // false when there is none yet.
   bool summary(bool* feasible, Int128* cost) const;
-  bool has() const { return has_.load(); }
   double approx_cost() const { return approx_.load(); }
   bool feasible() const { return feasible_.load(); }
-  uint64_t version() const { return version_.load(); }
 
  private:
   const Problem& p_;
@@ -32,7 +30,6 @@ class Incumbent {
   Evaluation eval_;
   std::atomic<bool> has_{false}, feasible_{false};
   std::atomic<double> approx_{0};
-  std::atomic<uint64_t> version_{0};
 };
 
 }  // namespace iopddl

@@ -27,6 +27,8 @@ class LocalSearch {
   // Moves are appended to *log as (node, previous strategy) when log is given.
   bool repair(SearchState* st, const std::function<bool()>& should_stop,
               std::vector<std::pair<int, int>>* log = nullptr);
+  // Nodes with an interval and a choice, sorted by their first segment.
+  const std::vector<int32_t>& by_start() const { return by_start_; }
 
  private:
   const SearchModel* m_ = nullptr;

@@ -95,8 +95,4 @@ double MemoryRelax::penalty_offset() const {
   return s * double(m_->p->usage_limit);
 }
 
-void MemoryRelax::scale(double f) {
-  for (double& l : lambda_) l *= f;
-}
-
 }  // namespace iopddl

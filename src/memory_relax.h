@@ -20,9 +20,6 @@ class MemoryRelax {
   // is `cost`) towards the best known feasible cost `upper`: multipliers rise
   // where the limit is exceeded and fall where there is slack.
   void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng);
-  // Multiplies all multipliers (diversification between threads and rounds).
-  void scale(double f);
-  double rate() const { return rate_; }
   // sum over segments of multiplier x limit: subtract from a bound of the
   // penalised problem to get a bound of the constrained one.
   double penalty_offset() const;

@@ -13,10 +13,6 @@ void NeighbourhoodSearch::init(const SearchModel& m, EliminationSolver* elim, Lo
   seen_.assign(m.n, 0);
   cap_.assign(m.n, INT64_MAX);
   overlap_.init(m.p->num_segments());
-  by_start_.clear();
-  for (int i = 0; i < m.n; ++i)
-    if (m.has_interval(i) && m.dom_size(i) > 1) by_start_.push_back(i);
-  std::sort(by_start_.begin(), by_start_.end(), [&](int a, int b) { return m.p->seg_lo[a] < m.p->seg_lo[b]; });
 }
 
 void NeighbourhoodSearch::reset(const std::vector<int32_t>& best) {
@@ -58,18 +54,18 @@ void NeighbourhoodSearch::connected_window(Rng* rng, int size) {
 void NeighbourhoodSearch::time_window(Rng* rng, int size) {
   const SearchModel& m = *m_;
   window_.clear();
-  if (by_start_.empty()) return;
+  if (ls_->by_start().empty()) return;
   ++clock_;
   int t;
   if (rng->below(2) == 0) {
     t = cur_.usage.argmax();
   } else {
-    const int i = by_start_[rng->below(uint32_t(by_start_.size()))];
+    const int i = ls_->by_start()[rng->below(uint32_t(ls_->by_start().size()))];
     t = m.p->seg_lo[i] + int(rng->below(uint32_t(m.p->seg_hi[i] - m.p->seg_lo[i])));
   }
   std::vector<int32_t>& alive = touched_;
   alive.clear();
-  for (int i : by_start_) {
+  for (int i : ls_->by_start()) {
     if (m.p->seg_lo[i] > t) break;
     if (m.p->seg_hi[i] > t) alive.push_back(i);
   }
@@ -112,8 +108,8 @@ void NeighbourhoodSearch::slack_caps() {
 bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) {
   const SearchModel& m = *m_;
   undo_.clear();
-  if (by_start_.empty()) return false;
-  const int x = by_start_[rng->below(uint32_t(by_start_.size()))];
+  if (ls_->by_start().empty()) return false;
+  const int x = ls_->by_start()[rng->below(uint32_t(ls_->by_start().size()))];
   int best_t = -1;
   double best_d = -1e-9;
   for (int k = 0; k < m.dom_size(x); ++k) {

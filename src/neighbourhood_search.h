@@ -50,7 +50,6 @@ class NeighbourhoodSearch {
   std::vector<int64_t> cap_;
   std::vector<double> scaled_;
   UsageTree overlap_;               // how many window nodes are alive, per segment
-  std::vector<int32_t> by_start_;   // nodes with an interval and a choice, by start segment
   double kind_weight_[3] = {1.0, 1.0, 1.0};
 
   void connected_window(Rng* rng, int size);

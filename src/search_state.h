@@ -24,11 +24,6 @@ struct SearchState {
   bool within_limit() const { return m->p->num_segments() == 0 || peak() <= m->limit; }
   // Max usage over node i's interval (INT64_MIN/4 if it has none).
   int64_t max_over(int i) const { return usage.max(m->p->seg_lo[i], m->p->seg_hi[i]); }
-  // Would moving node i to t keep every time point within the limit?
-  bool move_fits(int i, int t) const {
-    int64_t du = m->usage(i, t) - m->usage(i, s[i]);
-    return du <= 0 || !m->has_interval(i) || max_over(i) + du <= m->limit;
-  }
   double full_cost() const;  // recomputed from scratch
 };
 
