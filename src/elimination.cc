@@ -17,6 +17,20 @@ void EliminationSolver::init(const SearchModel& m) {
   in_stack_.assign(m.n, 0);
   unary_off_.assign(m.n, 0);
   domidx_.assign(m.n, 0);
+  released_.assign(m.n, 0);
+  released_list_.clear();
+}
+
+void EliminationSolver::set_released(const std::vector<int32_t>& nodes) {
+  for (int i : released_list_) released_[i] = 0;
+  released_list_ = nodes;
+  for (int i : released_list_) released_[i] = 1;
+}
+
+void EliminationSolver::decided_nodes(std::vector<int32_t>* out) const {
+  out->clear();
+  for (const Record& r : records_)
+    if (r.kind == 1) out->push_back(r.node);
 }
 
 double EliminationSolver::mat(const Edge& e, int node, int s, int t) const {
@@ -25,7 +39,20 @@ double EliminationSolver::mat(const Edge& e, int node, int s, int t) const {
   return node == e.a ? pool_[e.off + uint64_t(s) * Kb + t] : pool_[e.off + uint64_t(t) * Kb + s];
 }
 
-int EliminationSolver::find_edge(int a, int b) const {
+// Drops dead edges from a node's list once they outnumber the live ones, so
+// that lookups stay proportional to the live degree.
+void EliminationSolver::compact(int x) {
+  std::vector<int32_t>& l = inc_[x];
+  if (l.size() <= 2 * size_t(deg_[x]) + 8) return;
+  size_t k = 0;
+  for (int e : l)
+    if (edges_[e].alive) l[k++] = e;
+  l.resize(k);
+}
+
+int EliminationSolver::find_edge(int a, int b) {
+  compact(a);
+  compact(b);
   const auto& la = inc_[a].size() <= inc_[b].size() ? inc_[a] : inc_[b];
   const int other = inc_[a].size() <= inc_[b].size() ? b : a;
   for (int e : la) {
@@ -45,6 +72,101 @@ int EliminationSolver::add_edge(int a, int b) {
   deg_[a]++;
   deg_[b]++;
   return id;
+}
+
+void EliminationSolver::mark_dirty(int e) {
+  if (size_t(e) >= is_dirty_.size()) is_dirty_.resize(edges_.size() + 64, 0);
+  if (!is_dirty_[e]) {
+    is_dirty_[e] = 1;
+    dirty_.push_back(e);
+  }
+}
+
+// Entries at or above half of `big` count as forbidden: sums of finite costs
+// never get there, and anything that includes a forbidden entry does.
+bool EliminationSolver::functional(int e, int from, std::vector<int32_t>* map) const {
+  const Edge& E = edges_[e];
+  const int to = E.a == from ? E.b : E.a;
+  const double thr = 0.5 * m_->big;
+  const int Kf = m_->dom_size(from), Kt = m_->dom_size(to);
+  const double* ut = pool_.data() + unary_off_[to];
+  map->resize(Kf);
+  for (int s = 0; s < Kf; ++s) {
+    int allowed = -1;
+    double best = std::numeric_limits<double>::infinity();
+    int arg = 0;
+    for (int t = 0; t < Kt; ++t) {
+      const double v = mat(E, from, s, t) + ut[t];
+      if (v < best) { best = v; arg = t; }
+      if (v < thr) {
+        if (allowed >= 0) return false;
+        allowed = t;
+      }
+    }
+    (*map)[s] = allowed >= 0 ? allowed : arg;
+  }
+  return true;
+}
+
+bool EliminationSolver::contract_functional(EliminationStats* stats) {
+  while (!dirty_.empty()) {
+    const int e = dirty_.back();
+    dirty_.pop_back();
+    is_dirty_[e] = 0;
+    const Edge E = edges_[e];
+    if (!E.alive || !alive_[E.a] || !alive_[E.b]) continue;
+    int u = -1, v = -1;
+    // Fold the end with fewer strategies' worth of edges into the other.
+    // When both ends determine each other, fold the one with fewer edges.
+    const bool a_first = deg_[E.b] <= deg_[E.a];
+    const int x = a_first ? E.a : E.b, z = a_first ? E.b : E.a;
+    if (functional(e, x, &map_)) { u = x; v = z; }
+    else if (functional(e, z, &map_)) { u = z; v = x; }
+    if (u < 0) continue;
+    // Folding moves every edge of v onto u: only the smaller into the larger
+    // (as in union by size, an edge moves a few times at most), and within a
+    // work budget.
+    if (deg_[v] > deg_[u] + 2) continue;
+    uint64_t work = 0;
+    for (int f : inc_[v])
+      if (edges_[f].alive) work += uint64_t(m_->dom_size(u)) * m_->dom_size(edges_[f].a == v ? edges_[f].b : edges_[f].a);
+    if (work > contract_budget_) continue;
+    contract_budget_ -= work;
+    if (released_[v] && !released_[u]) continue;  // a released node stays free
+    const int Ku = m_->dom_size(u);
+    double* uu = pool_.data() + unary_off_[u];
+    const double* uv = pool_.data() + unary_off_[v];
+    for (int a = 0; a < Ku; ++a) uu[a] += uv[map_[a]] + mat(edges_[e], u, a, map_[a]);
+    kill_edge(e);
+    std::vector<int32_t> others;
+    for (int f : inc_[v])
+      if (edges_[f].alive) others.push_back(f);
+    for (int f : others) {
+      const int w = edges_[f].a == v ? edges_[f].b : edges_[f].a;
+      const int Kw = m_->dom_size(w);
+      int g = find_edge(u, w);
+      if (g < 0) g = add_edge(u, w);
+      for (int a = 0; a < Ku; ++a)
+        for (int c = 0; c < Kw; ++c) {
+          const double val = mat(edges_[f], v, map_[a], c);
+          const Edge& G = edges_[g];
+          if (G.a == u) pool_[G.off + uint64_t(a) * Kw + c] += val;
+          else pool_[G.off + uint64_t(c) * Ku + a] += val;
+        }
+      kill_edge(f);
+      mark_dirty(g);
+      push(w);
+    }
+    Record r{v, 2, u, uint32_t(rec_edges_.size()), uint32_t(Ku)};
+    for (int a = 0; a < Ku; ++a) rec_edges_.push_back(map_[a]);
+    records_.push_back(r);
+    alive_[v] = 0;
+    push(u);
+    ++stats->exact;
+    ++stats->contracted;
+    return true;
+  }
+  return false;
 }
 
 void EliminationSolver::kill_edge(int e) {
@@ -139,6 +261,10 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
       }
     }
   }
+  dirty_.clear();
+  contract_budget_ = 4 * pool_.size() + (1u << 20);
+  is_dirty_.assign(edges_.size(), 0);
+  for (size_t e = 0; e < edges_.size(); ++e) mark_dirty(int(e));
   int remaining = 0;
   free_.clear();
   for (int i = 0; i < m.n; ++i)
@@ -216,6 +342,7 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
         } else {
           int e = find_edge(a, b);
           if (e < 0) e = add_edge(a, b);
+          mark_dirty(e);
           const Edge E = edges_[e];
           double* out = pool_.data() + E.off;
           if (E.a == a) {
@@ -233,12 +360,19 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
       ++stats.exact;
       continue;
     }
-    // Stuck: decide the node of highest degree (a random one of the top few
+    // Stuck: first look for an edge along which one end determines the
+    // other, and fold that end away (exact at any degree).
+    if (contract_functional(&stats)) {
+      --remaining;
+      continue;
+    }
+    // Still stuck: decide the node of highest degree (a random one of the top few
     // when randomness > 0) greedily and condition its neighbours on it.
-    int best_i = -1, best_deg = -1;
+    int best_i = -1, best_deg = std::numeric_limits<int>::min();
     for (int c : free_) {
       if (!alive_[c]) continue;
       int d = deg_[c];
+      if (released_[c]) d -= 1 << 30;  // last
       if (randomness > 0 && rng->uniform() < randomness) d = int(d * (0.5 + rng->uniform()));
       if (d > best_deg) { best_deg = d; best_i = c; }
     }
@@ -249,7 +383,7 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
     int best_s = 0;
     double best_v = std::numeric_limits<double>::infinity();
     int hinted = -1;
-    if (hint && (follow_hint >= 1.0 || rng->uniform() < follow_hint)) {
+    if (hint && !released_[i] && (follow_hint >= 1.0 || rng->uniform() < follow_hint)) {
       const int32_t* d = m.domain(i);
       int j = int(std::lower_bound(d, d + Ki, (*hint)[i]) - d);
       if (j < Ki && d[j] == (*hint)[i]) hinted = j;
@@ -285,6 +419,8 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
     int j;
     if (r.kind == 1) {
       j = r.value;
+    } else if (r.kind == 2) {
+      j = rec_edges_[r.first + domidx_[r.value]];
     } else {
       const double* u = pool_.data() + unary_off_[i];
       double best = std::numeric_limits<double>::infinity();

@@ -17,7 +17,8 @@
 namespace iopddl {
 
 struct EliminationStats {
-  int64_t exact = 0;      // nodes eliminated exactly
+  int64_t exact = 0;      // nodes eliminated exactly (degree <= 2 or contracted)
+  int64_t contracted = 0; // of which folded into a neighbour along a functional edge
   int64_t decided = 0;    // nodes decided heuristically
   bool complete = true;   // false: stopped early, *assign is not an answer
 };
@@ -41,6 +42,12 @@ class EliminationSolver {
                          const std::vector<int32_t>* hint = nullptr,
                          const std::function<bool()>* should_stop = nullptr, double follow_hint = 1.0,
                          const std::vector<int64_t>* usage_cap = nullptr);
+  // Released nodes are decided only when nothing else is left to decide, so
+  // with a hint they are (nearly always) optimised exactly given the hinted
+  // decisions elsewhere: a coordinate move on the loop cutset.
+  void set_released(const std::vector<int32_t>& nodes);
+  // The nodes the last solve decided rather than eliminated (its loop cutset).
+  void decided_nodes(std::vector<int32_t>* out) const;
 
  private:
   struct Edge {
@@ -50,9 +57,9 @@ class EliminationSolver {
   };
   struct Record {
     int32_t node;
-    int32_t kind;       // 0 eliminated (argmin over recorded edges), 1 decided
-    int32_t value;      // domain index when decided
-    uint32_t first, count;  // recorded edges in rec_edges_
+    int32_t kind;       // 0 eliminated (argmin over recorded edges), 1 decided, 2 contracted
+    int32_t value;      // domain index when decided; the node it was folded into when contracted
+    uint32_t first, count;  // recorded edges in rec_edges_ (contracted: its strategy per strategy of `value`)
   };
   const SearchModel* m_ = nullptr;
   std::vector<double> pool_;          // unaries (first) then matrices
@@ -67,12 +74,24 @@ class EliminationSolver {
   std::vector<char> in_stack_;
   std::vector<int32_t> domidx_;       // domain index of a fixed node's value
   std::vector<int32_t> free_;         // the nodes being optimised
+  std::vector<char> released_;
+  std::vector<int32_t> dirty_;        // edges whose matrix changed since they were last checked
+  std::vector<char> is_dirty_;
+  std::vector<int32_t> map_;
+  uint64_t contract_budget_ = 0;     // matrix entries contraction may still write
+  std::vector<int32_t> released_list_;
 
   double mat(const Edge& e, int node, int s, int t) const;  // entry with `node` at s, the other at t
-  int find_edge(int a, int b) const;
+  int find_edge(int a, int b);
+  void compact(int x);
   int add_edge(int a, int b);  // new zero matrix
   void kill_edge(int e);
   void push(int i);
+  void mark_dirty(int e);
+  // Finds an edge along which one end determines the other (every strategy of
+  // u allows at most one strategy of v) and folds v into u. False if none.
+  bool contract_functional(EliminationStats* stats);
+  bool functional(int e, int from, std::vector<int32_t>* map) const;
 };
 
 }  // namespace iopddl

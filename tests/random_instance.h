@@ -47,6 +47,43 @@ inline Problem random_instance(uint64_t seed, int max_nodes = 7, int max_k = 3) 
   return p;
 }
 
+// A complete graph on 5..7 nodes (every node starts at degree 4 or more, so
+// plain degree <= 2 elimination is stuck) whose edges are mostly functional:
+// every row allows exactly one column, the others are forbidden.
+inline Problem dense_functional_instance(uint64_t seed) {
+  Rng rng(seed);
+  Problem p;
+  p.name = "dense-" + std::to_string(seed);
+  const int n = 5 + int(rng.below(3));
+  for (int i = 0; i < n; ++i) {
+    p.interval_lo.push_back(0);
+    p.interval_hi.push_back(1);
+    const int K = 2 + int(rng.below(2));
+    for (int s = 0; s < K; ++s) {
+      p.node_cost.push_back(int64_t(rng.below(50)));
+      p.node_usage.push_back(1);
+    }
+    p.strategy_offset.push_back(p.node_cost.size());
+  }
+  for (int u = 0; u < n; ++u)
+    for (int v = u + 1; v < n; ++v) {
+      p.edge_u.push_back(u);
+      p.edge_v.push_back(v);
+      const int Ku = p.num_strategies(u), Kv = p.num_strategies(v);
+      const bool functional = rng.below(10) < 7;
+      for (int r = 0; r < Ku; ++r) {
+        const int keep = int(rng.below(uint32_t(Kv)));
+        for (int c = 0; c < Kv; ++c) {
+          const bool forbidden = functional ? c != keep : rng.below(4) == 0;
+          p.edge_cost.push_back(forbidden ? kForbidden : int64_t(rng.below(60)));
+        }
+      }
+      p.edge_cost_offset.push_back(p.edge_cost.size());
+    }
+  finalize_problem(&p);
+  return p;
+}
+
 struct Exhaustive {
   bool feasible = false;
   Int128 cost = 0;

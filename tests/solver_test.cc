@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "elimination.h"
 #include "load_json.h"
 #include "random_instance.h"
 #include "reduce_domains.h"
@@ -68,6 +69,33 @@ TEST(Reductions, ExactOnRandomInstances) {
   }
   EXPECT_GT(checked, 200);
   EXPECT_GT(wiped, 5);  // the generator must exercise infeasible instances too
+}
+
+// Elimination with functional-edge contraction is exact: whenever it needed no
+// heuristic decision, its answer is the optimum (no memory limit here).
+TEST(Elimination, ContractionIsExact) {
+  int contracted_cases = 0, feasible_cases = 0, undecided = 0;
+  for (uint64_t seed = 1; seed <= 3000; ++seed) {
+    Problem p = test_support::dense_functional_instance(seed);
+    test_support::Exhaustive ex = test_support::exhaustive(p);
+    if (!ex.feasible) continue;
+    ++feasible_cases;
+    SearchModel m;
+    m.build(p);  // full domains: no reductions to do the work beforehand
+    EliminationSolver elim;
+    elim.init(m);
+    Rng rng(seed);
+    std::vector<int32_t> y, all_free(m.n, -1);
+    EliminationStats es = elim.solve({}, all_free, &y, &rng, 0.0);
+    ASSERT_TRUE(es.complete);
+    if (es.decided > 0) continue;
+    ++undecided;
+    contracted_cases += es.contracted > 0;
+    Evaluation ev = evaluate(p, y);
+    EXPECT_TRUE(ev.feasible()) << "seed " << seed;
+    EXPECT_EQ(to_string(ev.total_cost), to_string(ex.cost)) << "seed " << seed;
+  }
+  EXPECT_GT(contracted_cases, 50) << feasible_cases << " feasible, " << undecided << " undecided";
 }
 
 // The solver's answer against exhaustive search; its bound never above the optimum.
