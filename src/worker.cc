@@ -89,7 +89,8 @@ void run_worker(SearchContext* ctx, int tid) {
   std::vector<int32_t> rounded, y, all_free(m.n, -1);
   std::vector<double> weight;
   int64_t rounds = 0;
-  double mode_weight[3] = {1.0, 1.0, 1.0};
+  constexpr int kModes = 4;
+  double mode_weight[kModes] = {1.0, 1.0, 1.0, 1.0};
   NeighbourhoodSearch lns;
   lns.init(m, &elim, &ls);
   bool lns_synced = false;  // false: `best` changed outside the neighbourhood search
@@ -149,30 +150,34 @@ void run_worker(SearchContext* ctx, int tid) {
         if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
       }
     }
-    // One exact elimination, its decided nodes set by one of three rules, the
+    // One exact elimination, its decided nodes set by one of four rules, the
     // rule drawn in proportion to how often it recently improved this
-    // thread's best: greedy (randomised), the message-passing rounding, or the
-    // best assignment (an exact move around it).
+    // thread's best: greedy (randomised), the message-passing rounding, the
+    // best assignment (an exact move around it), or the rounding with the
+    // multipliers left out.
     // The first rounds try every rule once (greedy first: it finds a good
     // basin fastest); after that the draw follows the recent gains.
     int mode = 0;
-    if (rounds <= 3) {
-      mode = int((rounds - 1 + tid) % 3);
+    if (rounds <= kModes) {
+      mode = int((rounds - 1 + tid) % kModes);
     } else {
       double total = 0;
-      for (int k = 0; k < 3; ++k) total += 0.5 + mode_weight[k];
+      for (int k = 0; k < kModes; ++k) total += 0.5 + mode_weight[k];
       double pick = rng.uniform() * total;
-      while (mode < 2 && (pick -= 0.5 + mode_weight[mode]) > 0) ++mode;
+      while (mode < kModes - 1 && (pick -= 0.5 + mode_weight[mode]) > 0) ++mode;
     }
     if (mode == 2 && best_cost >= 1e299) mode = 0;
     EliminationStats es;
     if (mode == 0) es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), nullptr, &stop);
     if (mode == 1) es = elim.solve(weight, all_free, &y, &rng, 0.0, &rounded, &stop);
+    // The rounding without the multipliers: when the limit barely binds and
+    // message passing has (nearly) converged, this is the optimum or next to it.
+    if (mode == 3) es = elim.solve({}, all_free, &y, &rng, 0.0, &rounded, &stop);
     if (mode == 2)
       es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), &best, &stop,
                       rng.below(2) ? 1.0 : 0.7 + 0.3 * rng.uniform());
     if (!es.complete) break;
-    {
+    if (mode != 3) {  // mode 3 did not minimise the penalised problem: no subgradient
       SearchState pen;
       pen.init(m, y);
       relax.update(y, pen.cost, best_cost, &rng);
