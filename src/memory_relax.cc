@@ -7,8 +7,9 @@
 
 namespace iopddl {
 
-void MemoryRelax::init(const SearchModel& m) {
+void MemoryRelax::init(const SearchModel& m, Schedule schedule) {
   m_ = &m;
+  schedule_ = schedule;
   const Problem& p = *m.p;
   lambda_.assign(p.num_segments(), 0.0);
   profile_.assign(p.num_segments() + 1, 0.0);
@@ -40,12 +41,21 @@ void MemoryRelax::init(const SearchModel& m) {
     std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
     rate_ = ratios[ratios.size() / 2];
   }
+  if (schedule_ == Schedule::kNodes) {
+    w_.assign(m.n, 0.0);
+    lo_.assign(m.n, 0.0);
+    hi_.assign(m.n, -1.0);
+  }
 }
 
 void MemoryRelax::node_weights(std::vector<double>* w) const {
   const Problem& p = *m_->p;
   w->assign(m_->n, 0.0);
   if (!needed_) return;
+  if (schedule_ == Schedule::kNodes) {
+    *w = w_;
+    return;
+  }
   std::vector<double> prefix(lambda_.size() + 1, 0.0);
   for (size_t k = 0; k < lambda_.size(); ++k) prefix[k + 1] = prefix[k] + lambda_[k];
   for (int i = 0; i < m_->n; ++i)
@@ -63,6 +73,10 @@ void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double uppe
     profile_[p.seg_hi[i]] -= u;
   }
   const double limit = double(p.usage_limit);
+  if (schedule_ == Schedule::kNodes) {
+    update_nodes();
+    return;
+  }
   // Turn the difference array into the subgradient g_k = U_k - limit, and
   // evaluate the Lagrangian at this point: cost + sum_k lambda_k g_k.
   double run = 0, dual = cost, norm2 = 0;
@@ -88,8 +102,48 @@ void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double uppe
     lambda_[k] = std::max(0.0, lambda_[k] + step * profile_[k]);
 }
 
+// profile_ holds the difference array of the answer's usage.
+void MemoryRelax::update_nodes() {
+  const Problem& p = *m_->p;
+  const int S = p.num_segments();
+  int levels = 1;
+  while ((1 << levels) <= S) ++levels;
+  table_.resize(size_t(levels) * S);
+  double run = 0;
+  for (int k = 0; k < S; ++k) table_[k] = run += profile_[k];
+  for (int l = 1; l < levels; ++l) {
+    const double* prev = table_.data() + size_t(l - 1) * S;
+    double* cur = table_.data() + size_t(l) * S;
+    const int half = 1 << (l - 1);
+    for (int k = 0; k + (1 << l) <= S; ++k) cur[k] = std::max(prev[k], prev[k + half]);
+  }
+  const double limit = double(p.usage_limit);
+  // A first price for a node over the limit: a small fraction of the typical
+  // cost per unit of memory, doubled from there until the node fits.
+  const double start = 0.05 * rate_;
+  for (int i = 0; i < m_->n; ++i) {
+    if (!m_->has_interval(i) || m_->dom_size(i) < 2) continue;
+    const int a = p.seg_lo[i], b = p.seg_hi[i];
+    int l = 0;
+    while ((2 << l) <= b - a) ++l;
+    const double* row = table_.data() + size_t(l) * S;
+    const bool over = std::max(row[a], row[b - (1 << l)]) > limit;
+    double& w = w_[i];
+    if (over) {
+      lo_[i] = w;
+      if (hi_[i] >= 0 && hi_[i] <= w) hi_[i] = -1;  // the bracket went stale
+      w = hi_[i] < 0 ? std::max(2 * w, start) : 0.5 * (lo_[i] + hi_[i]);
+    } else if (w > 0) {
+      hi_[i] = w;
+      if (lo_[i] >= w) lo_[i] = 0.5 * w;
+      w = 0.5 * (lo_[i] + hi_[i]);
+      if (w < 0.01 * start) w = lo_[i] = 0;  // never needed a price
+    }
+  }
+}
+
 double MemoryRelax::penalty_offset() const {
-  if (!needed_) return 0;
+  if (!needed_ || schedule_ == Schedule::kNodes) return 0;
   double s = 0;
   for (double l : lambda_) s += l;
   return s * double(m_->p->usage_limit);

@@ -1,6 +1,14 @@
-// Lagrangian relaxation of the memory limit: a multiplier per compressed time
-// segment. A node pays (sum of its segments' multipliers) x usage, which turns
-// the limit into ordinary unary costs that the pairwise solvers handle.
+// Relaxation of the memory limit into node prices: a node pays weight x usage,
+// which turns the limit into ordinary unary costs that the pairwise solvers
+// handle. Two schedules for the weights:
+//  - kSegments: a Lagrangian multiplier per compressed time segment, a node's
+//    weight the sum over its segments; subgradient steps on the dual, which
+//    also yields a proven bound (penalty_offset);
+//  - kNodes: a weight per node, bracketed on its own: raised (doubled, or
+//    bisected towards its known upper end) while the node's interval is over
+//    the limit in the penalised answer, lowered towards its known lower end
+//    while it fits. Richer than the multipliers (nodes alive at the same
+//    moment can pay different prices), but no bound. The threads run both.
 #pragma once
 #include <vector>
 
@@ -11,7 +19,9 @@ namespace iopddl {
 
 class MemoryRelax {
  public:
-  void init(const SearchModel& m);
+  enum class Schedule { kSegments, kNodes };
+  void init(const SearchModel& m, Schedule schedule = Schedule::kSegments);
+  Schedule schedule() const { return schedule_; }
   bool needed() const { return needed_; }
   // weight[i] = sum of the multipliers over node i's segments.
   void node_weights(std::vector<double>* weight) const;
@@ -21,11 +31,15 @@ class MemoryRelax {
   // where the limit is exceeded and fall where there is slack.
   void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng);
   // sum over segments of multiplier x limit: subtract from a bound of the
-  // penalised problem to get a bound of the constrained one.
+  // penalised problem to get a bound of the constrained one (kSegments only).
   double penalty_offset() const;
 
  private:
   const SearchModel* m_ = nullptr;
+  Schedule schedule_ = Schedule::kSegments;
+  std::vector<double> w_, lo_, hi_;  // kNodes: weight and its bracket (hi_ < 0: none yet)
+  std::vector<double> table_;        // kNodes: sparse table of the usage profile's maxima
+  void update_nodes();
   bool needed_ = false;
   double rate_ = 0;             // a typical cost per unit of memory
   std::vector<double> lambda_;  // per segment

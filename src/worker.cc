@@ -39,8 +39,10 @@ void run_worker(SearchContext* ctx, int tid) {
   const std::function<bool()> stop = [ctx] { return ctx->should_stop(); };
   LocalSearch ls;
   ls.init(m);
+  // The last thread prices memory by time segment (and proves the Lagrangian
+  // bound), the others bracket a price per node.
   MemoryRelax relax;
-  relax.init(m);
+  relax.init(m, tid == ctx->threads - 1 ? MemoryRelax::Schedule::kSegments : MemoryRelax::Schedule::kNodes);
 
   if (ctx->should_stop()) {
     // No time left: the least-usage assignment, which fits whenever anything does.
