@@ -17,20 +17,6 @@ void EliminationSolver::init(const SearchModel& m) {
   in_stack_.assign(m.n, 0);
   unary_off_.assign(m.n, 0);
   domidx_.assign(m.n, 0);
-  released_.assign(m.n, 0);
-  released_list_.clear();
-}
-
-void EliminationSolver::set_released(const std::vector<int32_t>& nodes) {
-  for (int i : released_list_) released_[i] = 0;
-  released_list_ = nodes;
-  for (int i : released_list_) released_[i] = 1;
-}
-
-void EliminationSolver::decided_nodes(std::vector<int32_t>* out) const {
-  out->clear();
-  for (const Record& r : records_)
-    if (r.kind == 1) out->push_back(r.node);
 }
 
 double EliminationSolver::mat(const Edge& e, int node, int s, int t) const {
@@ -132,7 +118,6 @@ bool EliminationSolver::contract_functional(EliminationStats* stats) {
       if (edges_[f].alive) work += uint64_t(m_->dom_size(u)) * m_->dom_size(edges_[f].a == v ? edges_[f].b : edges_[f].a);
     if (work > contract_budget_) continue;
     contract_budget_ -= work;
-    if (released_[v] && !released_[u]) continue;  // a released node stays free
     const int Ku = m_->dom_size(u);
     double* uu = pool_.data() + unary_off_[u];
     const double* uv = pool_.data() + unary_off_[v];
@@ -368,11 +353,10 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
     }
     // Still stuck: decide the node of highest degree (a random one of the top few
     // when randomness > 0) greedily and condition its neighbours on it.
-    int best_i = -1, best_deg = std::numeric_limits<int>::min();
+    int best_i = -1, best_deg = -1;
     for (int c : free_) {
       if (!alive_[c]) continue;
       int d = deg_[c];
-      if (released_[c]) d -= 1 << 30;  // last
       if (randomness > 0 && rng->uniform() < randomness) d = int(d * (0.5 + rng->uniform()));
       if (d > best_deg) { best_deg = d; best_i = c; }
     }
@@ -383,7 +367,7 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
     int best_s = 0;
     double best_v = std::numeric_limits<double>::infinity();
     int hinted = -1;
-    if (hint && !released_[i] && (follow_hint >= 1.0 || rng->uniform() < follow_hint)) {
+    if (hint && (follow_hint >= 1.0 || rng->uniform() < follow_hint)) {
       const int32_t* d = m.domain(i);
       int j = int(std::lower_bound(d, d + Ki, (*hint)[i]) - d);
       if (j < Ki && d[j] == (*hint)[i]) hinted = j;

@@ -1,7 +1,10 @@
 // Variable elimination with heuristic decisions (the PBQP reductions used in
 // register allocation): nodes of degree 0, 1 and 2 are eliminated exactly
 // (degree 2 creates or updates an edge between its two neighbours, while the
-// product of the three domain sizes stays within a work budget); when none is
+// product of the three domain sizes stays within a work budget); a node of any
+// degree whose value is determined by a neighbour's (every strategy of the
+// neighbour allows at most one of its own: a functional edge) is folded into
+// that neighbour exactly, its other edges re-indexed onto it; when neither is
 // left, the node of highest degree is decided greedily and conditioned on.
 // Back-substitution then recovers every eliminated node's best strategy. On the
 // sparse, nearly tree-shaped graphs of this problem most nodes are eliminated
@@ -42,12 +45,6 @@ class EliminationSolver {
                          const std::vector<int32_t>* hint = nullptr,
                          const std::function<bool()>* should_stop = nullptr, double follow_hint = 1.0,
                          const std::vector<int64_t>* usage_cap = nullptr);
-  // Released nodes are decided only when nothing else is left to decide, so
-  // with a hint they are (nearly always) optimised exactly given the hinted
-  // decisions elsewhere: a coordinate move on the loop cutset.
-  void set_released(const std::vector<int32_t>& nodes);
-  // The nodes the last solve decided rather than eliminated (its loop cutset).
-  void decided_nodes(std::vector<int32_t>* out) const;
 
  private:
   struct Edge {
@@ -74,12 +71,10 @@ class EliminationSolver {
   std::vector<char> in_stack_;
   std::vector<int32_t> domidx_;       // domain index of a fixed node's value
   std::vector<int32_t> free_;         // the nodes being optimised
-  std::vector<char> released_;
   std::vector<int32_t> dirty_;        // edges whose matrix changed since they were last checked
   std::vector<char> is_dirty_;
   std::vector<int32_t> map_;
   uint64_t contract_budget_ = 0;     // matrix entries contraction may still write
-  std::vector<int32_t> released_list_;
 
   double mat(const Edge& e, int node, int s, int t) const;  // entry with `node` at s, the other at t
   int find_edge(int a, int b);
