@@ -81,7 +81,9 @@ void run_worker(SearchContext* ctx, int tid) {
   // problem penalised by a snapshot of the multipliers, refreshed now and then
   // so its messages can converge. Its bound minus the snapshot's offset holds
   // for the constrained problem.
-  const bool lagrangian_bound = relax.needed() && tid == ctx->threads - 1;
+  // (Only multipliers per segment give a bound: per-node prices do not.)
+  const bool lagrangian_bound =
+      relax.needed() && relax.schedule() == MemoryRelax::Schedule::kSegments && tid == ctx->threads - 1;
   MessagePassing mp_lag;
   double lag_offset = 0;
   if (lagrangian_bound) mp_lag.init(m);
