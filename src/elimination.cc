@@ -174,30 +174,36 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
                                           std::vector<int32_t>* assign, Rng* rng, double randomness,
                                           const std::vector<int32_t>* hint,
                                           const std::function<bool()>* should_stop, double follow_hint,
-                                          const std::vector<int64_t>* usage_cap) {
+                                          const std::vector<int64_t>* usage_cap,
+                                          const std::vector<int32_t>* free_nodes) {
   const SearchModel& m = *m_;
   const Problem& P = *m.p;
   EliminationStats stats;
   std::vector<int32_t>& x = *assign;
-  x.resize(m.n);
+  x = fixed;
   pool_.clear();
   edges_.clear();
   records_.clear();
   rec_edges_.clear();
   stack_.clear();
-  // Unaries of the free nodes.
-  for (int i = 0; i < m.n; ++i) {
+  // Only the nodes the previous solve freed carry state: a small window
+  // costs time in its own size, not in the problem's.
+  for (int i : free_) {
     inc_[i].clear();
     deg_[i] = 0;
     in_stack_[i] = 0;
-    alive_[i] = fixed[i] < 0;
-    if (!alive_[i]) {
-      x[i] = fixed[i];
-      const int32_t* d = m.domain(i);
-      int j = int(std::lower_bound(d, d + m.dom_size(i), fixed[i]) - d);
-      domidx_[i] = (j < m.dom_size(i) && d[j] == fixed[i]) ? j : -1;
-      continue;
-    }
+    alive_[i] = 0;
+  }
+  free_.clear();
+  if (free_nodes) {
+    free_ = *free_nodes;
+  } else {
+    for (int i = 0; i < m.n; ++i)
+      if (fixed[i] < 0) free_.push_back(i);
+  }
+  for (int i : free_) alive_[i] = 1;
+  // Unaries of the free nodes.
+  for (int i : free_) {
     unary_off_[i] = pool_.size();
     const double w = weight.empty() ? 0.0 : weight[i];
     const int32_t* d = m.domain(i);
@@ -208,9 +214,9 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
   }
   // Edges: between free nodes into matrices (parallel ones summed); towards
   // fixed nodes into the free end's unary.
-  for (int i = 0; i < m.n; ++i) {
-    if (!alive_[i]) continue;
-    if (should_stop && (i & 1023) == 1023 && (*should_stop)()) {
+  for (size_t f = 0; f < free_.size(); ++f) {
+    const int i = free_[f];
+    if (should_stop && (f & 1023) == 1023 && (*should_stop)()) {
       stats.complete = false;
       return stats;
     }
@@ -250,10 +256,8 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
   contract_budget_ = 4 * pool_.size() + (1u << 20);
   is_dirty_.assign(edges_.size(), 0);
   for (size_t e = 0; e < edges_.size(); ++e) mark_dirty(int(e));
-  int remaining = 0;
-  free_.clear();
-  for (int i = 0; i < m.n; ++i)
-    if (alive_[i]) { ++remaining; push(i); free_.push_back(i); }
+  int remaining = int(free_.size());
+  for (int i : free_) push(i);
 
   std::vector<double> tmp;
   std::vector<int32_t> live_edges;

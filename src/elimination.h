@@ -39,12 +39,15 @@ class EliminationSolver {
   // follow_hint < 1 each decided node follows the hint only with that
   // probability and is decided greedily otherwise, which moves the few
   // decided nodes too. A `usage_cap` per node prices strategies above it like
-  // forbidden ones.
+  // forbidden ones. `free_nodes`, when given, lists exactly the nodes with
+  // fixed[i] < 0 (no repeats), so that a small window is solved in time
+  // proportional to its size.
   EliminationStats solve(const std::vector<double>& weight, const std::vector<int32_t>& fixed,
                          std::vector<int32_t>* assign, Rng* rng, double randomness,
                          const std::vector<int32_t>* hint = nullptr,
                          const std::function<bool()>* should_stop = nullptr, double follow_hint = 1.0,
-                         const std::vector<int64_t>* usage_cap = nullptr);
+                         const std::vector<int64_t>* usage_cap = nullptr,
+                         const std::vector<int32_t>* free_nodes = nullptr);
 
  private:
   struct Edge {
@@ -69,7 +72,7 @@ class EliminationSolver {
   std::vector<int32_t> rec_edges_;
   std::vector<int32_t> stack_;
   std::vector<char> in_stack_;
-  std::vector<int32_t> domidx_;       // domain index of a fixed node's value
+  std::vector<int32_t> domidx_;       // domain index of each solved node (back-substitution)
   std::vector<int32_t> free_;         // the nodes being optimised
   std::vector<int32_t> dirty_;        // edges whose matrix changed since they were last checked
   std::vector<char> is_dirty_;

@@ -155,7 +155,8 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
   for (int x : window_) fixed_[x] = -1;
   // Half the windows decide their stuck nodes greedily (given the fixed
   // surroundings that is well informed) instead of keeping them.
-  EliminationStats es = elim_->solve(*w, fixed_, &y_, rng, 0.0, &cur_.s, &stop, rng->below(2) ? 1.0 : 0.0, &cap_);
+  EliminationStats es =
+      elim_->solve(*w, fixed_, &y_, rng, 0.0, &cur_.s, &stop, rng->below(2) ? 1.0 : 0.0, &cap_, &window_);
   for (int x : window_) fixed_[x] = cur_.s[x];
   *complete = es.complete;
   if (!es.complete) return false;
