@@ -8,7 +8,8 @@
 //    bisected towards its known upper end) while the node's interval is over
 //    the limit in the penalised answer, lowered towards its known lower end
 //    while it fits. Richer than the multipliers (nodes alive at the same
-//    moment can pay different prices), but no bound. The threads run both.
+//    moment can pay different prices), but no bound. The search uses these;
+//    the multipliers serve the bound.
 #pragma once
 #include <vector>
 
