@@ -177,7 +177,6 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
                                           const std::vector<int64_t>* usage_cap,
                                           const std::vector<int32_t>* free_nodes) {
   const SearchModel& m = *m_;
-  const Problem& P = *m.p;
   EliminationStats stats;
   std::vector<int32_t>& x = *assign;
   x = fixed;
@@ -234,21 +233,15 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
       int e = find_edge(i, o);
       if (e < 0) e = add_edge(i, o);
       const Edge E = edges_[e];
-      const int32_t* dO = m.domain(o);
       const int Ko = m.dom_size(o);
-      const int64_t* M = P.edge_matrix(inc.edge);
-      const uint64_t Kv = uint64_t(P.num_strategies(o));
+      const double* R = m.matrix(inc.edge);  // Ki x Ko: i is the edge's u end
       double* out = pool_.data() + E.off;
+      const uint64_t len = uint64_t(Ki) * Ko;
       if (E.a == i) {
-        for (int k = 0; k < Ki; ++k) {
-          const int64_t* row = M + uint64_t(di[k]) * Kv;
-          for (int q = 0; q < Ko; ++q) out[uint64_t(k) * Ko + q] += m.value(row[dO[q]]);
-        }
+        for (uint64_t k = 0; k < len; ++k) out[k] += R[k];
       } else {
-        for (int k = 0; k < Ki; ++k) {
-          const int64_t* row = M + uint64_t(di[k]) * Kv;
-          for (int q = 0; q < Ko; ++q) out[uint64_t(q) * Ki + k] += m.value(row[dO[q]]);
-        }
+        for (int k = 0; k < Ki; ++k)
+          for (int q = 0; q < Ko; ++q) out[uint64_t(q) * Ki + k] += R[uint64_t(k) * Ko + q];
       }
     }
   }

@@ -50,21 +50,6 @@ void MessagePassing::init(const SearchModel& m) {
         rev_[a] = b;
         rev_[b] = a;
       }
-  mat_off_.assign(P.num_edges() + 1, 0);
-  for (int e = 0; e < P.num_edges(); ++e) {
-    uint64_t sz = P.edge_u[e] == P.edge_v[e] ? 0 : uint64_t(m.dom_size(P.edge_u[e])) * m.dom_size(P.edge_v[e]);
-    mat_off_[e + 1] = mat_off_[e] + sz;
-  }
-  mat_.resize(mat_off_.back());
-  for (int e = 0; e < P.num_edges(); ++e) {
-    const int u = P.edge_u[e], v = P.edge_v[e];
-    if (u == v) continue;
-    const int Ku = m.dom_size(u), Kv = m.dom_size(v);
-    double* out = mat_.data() + mat_off_[e];
-    for (int j = 0; j < Ku; ++j)
-      for (int k = 0; k < Kv; ++k)
-        out[uint64_t(j) * Kv + k] = m.value(P.edge_entry(e, m.domain(u)[j], m.domain(v)[k]));
-  }
   base_unary_.resize(m.dom.size());
   usage_.resize(m.dom.size());
   for (int i = 0; i < m.n; ++i)
@@ -109,7 +94,7 @@ bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std:
         const int o = inc.other;
         if (pick[o] < 0) continue;
         const double* ma = msg_.data() + msg_off_[a];
-        const double* M = mat_.data() + mat_off_[inc.edge];
+        const double* M = m_->matrix(inc.edge);
         const int Ko = m.dom_size(o);
         for (int k = 0; k < Ki; ++k)
           r[k] += (inc.self_is_u ? M[uint64_t(k) * Ko + pick[o]] : M[uint64_t(pick[o]) * Ki + k]) - ma[k];
@@ -128,7 +113,7 @@ bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std:
       const double* ma = msg_.data() + msg_off_[a];
       double* mo = msg_.data() + msg_off_[rev_[a]];
       const int Ko = m.dom_size(o);
-      const double* M = mat_.data() + mat_off_[inc.edge];
+      const double* M = m_->matrix(inc.edge);
       out_.assign(Ko, std::numeric_limits<double>::infinity());
       if (inc.self_is_u) {
         for (int k = 0; k < Ki; ++k) {
@@ -179,7 +164,7 @@ double MessagePassing::lower_bound(double* abs_sum) const {
       const int Ko = m.dom_size(o);
       const double* mi = msg_.data() + msg_off_[a];
       const double* mo = msg_.data() + msg_off_[rev_[a]];
-      const double* M = mat_.data() + mat_off_[inc.edge];
+      const double* M = m_->matrix(inc.edge);
       double best_e = std::numeric_limits<double>::infinity();
       for (int k = 0; k < Ki; ++k) {
         const double base = gamma_[i] * h[k] - mi[k];

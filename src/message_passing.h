@@ -34,8 +34,6 @@ class MessagePassing {
   std::vector<uint64_t> msg_off_;  // per incidence, into msg_ (over the node's domain)
   std::vector<double> msg_;
   std::vector<uint32_t> rev_;      // the other end's incidence of the same edge
-  std::vector<uint64_t> mat_off_;  // per edge: reduced matrix (domains x domains)
-  std::vector<double> mat_;
   std::vector<double> unary_;      // per node domain index: cost + weight * usage
   std::vector<double> base_unary_;
   std::vector<double> usage_;

@@ -130,6 +130,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
     return st;
   }
   compact(m, keep);
+  m->build_matrices();
   for (int i = 0; i < n; ++i) st.nodes_fixed += m->dom_size(i) == 1;
   return st;
 }

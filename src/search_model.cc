@@ -56,6 +56,31 @@ void SearchModel::build(const Problem& problem) {
     for (int s = 0; s < problem.num_strategies(i); ++s) dom.push_back(s);
     dom_off[i + 1] = uint32_t(dom.size());
   }
+  build_matrices();
+}
+
+void SearchModel::build_matrices() {
+  const Problem& P = *p;
+  mat_off.assign(P.num_edges() + 1, 0);
+  for (int e = 0; e < P.num_edges(); ++e) {
+    const int u = P.edge_u[e], v = P.edge_v[e];
+    mat_off[e + 1] = mat_off[e] + (u == v ? 0 : uint64_t(dom_size(u)) * dom_size(v));
+  }
+  mat.assign(mat_off.back(), 0.0);
+  mat.shrink_to_fit();
+  for (int e = 0; e < P.num_edges(); ++e) {
+    const int u = P.edge_u[e], v = P.edge_v[e];
+    if (u == v) continue;
+    const int Ku = dom_size(u), Kv = dom_size(v);
+    const int32_t *du = domain(u), *dv = domain(v);
+    const int64_t* M = P.edge_matrix(e);
+    const uint64_t stride = uint64_t(P.num_strategies(v));
+    double* out = mat.data() + mat_off[e];
+    for (int j = 0; j < Ku; ++j) {
+      const int64_t* row = M + uint64_t(du[j]) * stride;
+      for (int k = 0; k < Kv; ++k) out[uint64_t(j) * Kv + k] = value(row[dv[k]]);
+    }
+  }
 }
 
 }  // namespace iopddl

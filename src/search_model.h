@@ -28,6 +28,11 @@ struct SearchModel {
   // Node cost plus any self-loop edge's diagonal entry, per original strategy
   // (indexed like Problem::node_cost). Self-loops are kept out of `adj`.
   std::vector<double> unary;
+  // Edge matrices over the live domains as doubles (forbidden -> big), row =
+  // the edge's u end: read by message passing and elimination in every thread,
+  // built once. Empty for self-loops.
+  std::vector<uint64_t> mat_off;  // per edge, + 1
+  std::vector<double> mat;
 
   // Forbidden entries (>= 10^17) cost `big` in the search: more than every
   // finite entry together, so fewer forbidden entries always wins, yet small
@@ -35,7 +40,9 @@ struct SearchModel {
   double big = 1e15;
   double value(int64_t c) const { return c >= kForbiddenThreshold ? big : double(c); }
 
-  void build(const Problem& problem);  // full domains, adjacency
+  void build(const Problem& problem);  // full domains, adjacency, matrices
+  void build_matrices();               // again, after the domains changed
+  const double* matrix(int e) const { return mat.data() + mat_off[e]; }
   int dom_size(int i) const { return int(dom_off[i + 1] - dom_off[i]); }
   const int32_t* domain(int i) const { return dom.data() + dom_off[i]; }
   double node_cost(int i, int s) const { return unary[p->strategy_offset[i] + s]; }
