@@ -7,17 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, normalize } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { browserSkip, chromium, playwright } from '../../tests/browser-env.mjs';
 import { dist, examplePath, instanceGPath } from './helpers.mjs';
 
-const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
-  .find((p) => existsSync(p));
-let playwright = null;
-try {
-  playwright = await import('playwright-core');
-} catch (e) {
-  // not installed
-}
-const skip = !chromium ? 'Chromium is not installed' : !playwright ? 'playwright-core is not installed' : false;
 
 const types = {
   '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript', '.wasm': 'application/wasm',
@@ -60,7 +52,7 @@ window.run = async (threads) => {
 window.ready = true;
 </script>`;
 
-describe('browser', { skip }, () => {
+describe('browser', { skip: browserSkip }, () => {
   let server;
   let browser;
   let base;

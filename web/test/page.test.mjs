@@ -3,29 +3,21 @@
 // free port. Screenshots go to tests/artifacts/web-*.png. Skipped when
 // Chromium or playwright-core is missing.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { missingDistFiles, startServer } from '../server.mjs';
+import { browserSkip, chromium, playwright } from '../../tests/browser-env.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examplePath = join(root, 'tests', 'data', 'example.json');
 const instanceGPath = join(root, 'tests', 'data', 'asplos-2025-iopddl-G.json.gz');
 const artifacts = join(root, 'tests', 'artifacts');
 
-const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
-  .find((p) => existsSync(p));
-let playwright = null;
-try {
-  playwright = await import('playwright-core');
-} catch (e) {
-  // not installed
-}
 const missing = missingDistFiles();
 if (missing.length) throw new Error(`the package is not built (dist/ lacks ${missing.join(', ')}): run \`npm run build\``);
-const skip = !chromium ? 'Chromium is not installed' : !playwright ? 'playwright-core is not installed' : false;
 
 const WAIT = 20_000;  // the longest any single wait may take
 
@@ -65,7 +57,7 @@ function rawGet(port, path) {
   });
 }
 
-describe('web page', { skip }, () => {
+describe('web page', { skip: browserSkip }, () => {
   let isolated;
   let plain;
   let browser;
