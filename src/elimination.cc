@@ -179,7 +179,9 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
   const SearchModel& m = *m_;
   EliminationStats stats;
   std::vector<int32_t>& x = *assign;
-  x = fixed;
+  // A window's solve writes only the window's entries: copying the whole
+  // assignment would cost O(n) per window.
+  if (!free_nodes || x.size() != fixed.size()) x = fixed;
   pool_.clear();
   edges_.clear();
   records_.clear();

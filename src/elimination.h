@@ -31,7 +31,7 @@ class EliminationSolver {
   void init(const SearchModel& m);
   // Minimises sum(node cost + weight[i] * usage) + edge costs over the nodes
   // with fixed[i] < 0; the others are held at fixed[i] (an original strategy
-  // index). Writes the answer into *assign (fixed nodes copied). `randomness`
+  // index). Writes the answer into *assign (fixed nodes copied; see free_nodes). `randomness`
   // in [0, 1] perturbs which node is decided when elimination is stuck. With a
   // `hint` (an assignment), a decided node takes its hinted strategy, so the
   // answer is optimal given the hint on the decided nodes and never worse than
@@ -41,7 +41,8 @@ class EliminationSolver {
   // decided nodes too. A `usage_cap` per node prices strategies above it like
   // forbidden ones. `free_nodes`, when given, lists exactly the nodes with
   // fixed[i] < 0 (no repeats), so that a small window is solved in time
-  // proportional to its size.
+  // proportional to its size; then only those entries of *assign are written
+  // (the others keep what they held, or fixed's values if *assign had another size).
   EliminationStats solve(const std::vector<double>& weight, const std::vector<int32_t>& fixed,
                          std::vector<int32_t>* assign, Rng* rng, double randomness,
                          const std::vector<int32_t>* hint = nullptr,

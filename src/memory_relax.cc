@@ -1,6 +1,7 @@
 #include "memory_relax.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "int128.h"
@@ -145,6 +146,9 @@ void MemoryRelax::update_nodes() {
 }
 
 double MemoryRelax::penalty_offset() const {
+  // Per-node prices are not multipliers of the memory rows: they give no
+  // bound, and asking for one is a caller's mistake.
+  assert(schedule_ == Schedule::kSegments);
   if (!needed_ || schedule_ == Schedule::kNodes) return 0;
   double s = 0;
   for (double l : lambda_) s += l;

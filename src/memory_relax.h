@@ -32,7 +32,8 @@ class MemoryRelax {
   // where the limit is exceeded and fall where there is slack.
   void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng);
   // sum over segments of multiplier x limit: subtract from a bound of the
-  // penalised problem to get a bound of the constrained one (kSegments only).
+  // penalised problem to get a bound of the constrained one (kSegments only:
+  // asserted; 0 in release builds).
   double penalty_offset() const;
 
  private:

@@ -127,6 +127,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
     if (live[i] == 0) st.wiped_out = true;
   if (st.wiped_out) {
     m->build(p);  // back to full domains; the search minimises the violation
+    m->build_matrices();
     return st;
   }
   compact(m, keep);

@@ -56,7 +56,8 @@ void SearchModel::build(const Problem& problem) {
     for (int s = 0; s < problem.num_strategies(i); ++s) dom.push_back(s);
     dom_off[i + 1] = uint32_t(dom.size());
   }
-  build_matrices();
+  mat_off.clear();
+  mat.clear();
 }
 
 void SearchModel::build_matrices() {

@@ -40,8 +40,10 @@ struct SearchModel {
   double big = 1e15;
   double value(int64_t c) const { return c >= kForbiddenThreshold ? big : double(c); }
 
-  void build(const Problem& problem);  // full domains, adjacency, matrices
-  void build_matrices();               // again, after the domains changed
+  // Full domains and adjacency. The matrices are built separately, once the
+  // domains are final (reduce_domains() does it), so start-up fills them once.
+  void build(const Problem& problem);
+  void build_matrices();  // over the current domains
   const double* matrix(int e) const { return mat.data() + mat_off[e]; }
   int dom_size(int i) const { return int(dom_off[i + 1] - dom_off[i]); }
   const int32_t* domain(int i) const { return dom.data() + dom_off[i]; }

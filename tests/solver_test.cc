@@ -82,6 +82,7 @@ TEST(Elimination, ContractionIsExact) {
     ++feasible_cases;
     SearchModel m;
     m.build(p);  // full domains: no reductions to do the work beforehand
+    m.build_matrices();
     EliminationSolver elim;
     elim.init(m);
     Rng rng(seed);
