@@ -154,6 +154,57 @@ bool EliminationSolver::contract_functional(EliminationStats* stats) {
   return false;
 }
 
+void EliminationSolver::belief(int i, double* out) const {
+  const int Ki = m_->dom_size(i);
+  const double* u = pool_.data() + unary_off_[i];
+  for (int s = 0; s < Ki; ++s) out[s] = u[s];
+  for (int e : inc_[i]) {
+    const Edge& E = edges_[e];
+    if (!E.alive || size_t(e) >= msg_off_.size() || msg_off_[e] == kNoMsg) continue;
+    const double* in = msg_.data() + msg_off_[e] + (E.a == i ? 0 : m_->dom_size(E.a));
+    for (int s = 0; s < Ki; ++s) out[s] += in[s];
+  }
+}
+
+bool EliminationSolver::sweep(const std::function<bool()>* should_stop) {
+  const SearchModel& m = *m_;
+  if (msg_off_.size() < edges_.size()) msg_off_.resize(edges_.size(), kNoMsg);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t k = 0; k < free_.size(); ++k) {
+      if (should_stop && (k & 1023) == 1023 && (*should_stop)()) return false;
+      const int i = free_[pass == 0 ? k : free_.size() - 1 - k];
+      if (!alive_[i] || deg_[i] == 0) continue;
+      const int Ki = m.dom_size(i);
+      belief_.resize(Ki);
+      belief(i, belief_.data());
+      for (int e : inc_[i]) {
+        const Edge& E = edges_[e];
+        if (!E.alive) continue;
+        if (msg_off_[e] == kNoMsg) {
+          msg_off_[e] = msg_.size();
+          msg_.resize(msg_.size() + m.dom_size(E.a) + m.dom_size(E.b), 0.0);
+        }
+        const int j = E.a == i ? E.b : E.a;
+        const int Kj = m.dom_size(j);
+        double* to_i = msg_.data() + msg_off_[e] + (E.a == i ? 0 : m.dom_size(E.a));
+        double* to_j = msg_.data() + msg_off_[e] + (E.a == j ? 0 : m.dom_size(E.a));
+        // to_j(t) = min_s belief(s) - to_i(s) + M(s, t), shifted to a zero minimum
+        // and clipped at `big` so that forbidden entries stay finite.
+        reply_.assign(Kj, std::numeric_limits<double>::infinity());
+        for (int s = 0; s < Ki; ++s) {
+          const double bs = belief_[s] - to_i[s];
+          for (int t = 0; t < Kj; ++t) reply_[t] = std::min(reply_[t], bs + mat(E, i, s, t));
+        }
+        const double lo = *std::min_element(reply_.begin(), reply_.end());
+        for (int t = 0; t < Kj; ++t) to_j[t] = std::min(reply_[t] - lo, m.big);
+        const uint64_t work = uint64_t(Ki) * Kj;
+        sweep_budget_ = sweep_budget_ > work ? sweep_budget_ - work : 0;
+      }
+    }
+  }
+  return true;
+}
+
 void EliminationSolver::kill_edge(int e) {
   Edge& E = edges_[e];
   if (!E.alive) return;
@@ -249,6 +300,9 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
   }
   dirty_.clear();
   contract_budget_ = 4 * pool_.size() + (1u << 20);
+  msg_off_.clear();
+  msg_.clear();
+  sweep_budget_ = 32 * pool_.size() + (1u << 20);
   is_dirty_.assign(edges_.size(), 0);
   for (size_t e = 0; e < edges_.size(); ++e) mark_dirty(int(e));
   int remaining = int(free_.size());
@@ -370,6 +424,15 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
       const int32_t* d = m.domain(i);
       int j = int(std::lower_bound(d, d + Ki, (*hint)[i]) - d);
       if (j < Ki && d[j] == (*hint)[i]) hinted = j;
+    }
+    if (belief_every > 0 && hinted < 0) {
+      if (stats.decided % belief_every == 0 && sweep_budget_ > 0 && !sweep(should_stop)) {
+        stats.complete = false;
+        return stats;
+      }
+      belief_.resize(Ki);
+      belief(i, belief_.data());
+      hinted = int(std::min_element(belief_.begin(), belief_.end()) - belief_.begin());
     }
     for (int s = 0; s < Ki && hinted < 0; ++s) {
       double v = u[s];

@@ -5,7 +5,10 @@
 // degree whose value is determined by a neighbour's (every strategy of the
 // neighbour allows at most one of its own: a functional edge) is folded into
 // that neighbour exactly, its other edges re-indexed onto it; when neither is
-// left, the node of highest degree is decided greedily and conditioned on.
+// left, the node of highest degree is decided and conditioned on. A decision
+// takes the strategy of least min-sum belief over the graph still left
+// (messages swept over it now and then), or, with beliefs off, of least star
+// estimate (its unary plus, per edge, the neighbour's best reply).
 // Back-substitution then recovers every eliminated node's best strategy. On the
 // sparse, nearly tree-shaped graphs of this problem most nodes are eliminated
 // exactly, so this is a near-exact solver of the (penalised) pairwise problem.
@@ -50,6 +53,16 @@ class EliminationSolver {
                          const std::vector<int64_t>* usage_cap = nullptr,
                          const std::vector<int32_t>* free_nodes = nullptr);
 
+  // Decisions by min-sum beliefs: a forward and backward sweep of messages
+  // over the remaining graph before every `belief_every`-th decision (the
+  // messages in between are kept; an edge made since starts at zero). 0: star
+  // estimates. Beliefs see how a node's neighbours agree among themselves,
+  // which the star estimate cannot: the first answer of a global solve drops
+  // from 6.40e10 to 4.87e10 on M (no memory limit) and from 9.83e8 to 3.76e8 on S.
+  // The sweeps' matrix work is capped at a few times the elimination's own;
+  // past it, decisions read the last messages.
+  int belief_every = 0;
+
  private:
   struct Edge {
     int32_t a, b;
@@ -79,6 +92,15 @@ class EliminationSolver {
   std::vector<char> is_dirty_;
   std::vector<int32_t> map_;
   uint64_t contract_budget_ = 0;     // matrix entries contraction may still write
+  std::vector<uint64_t> msg_off_;     // per edge: message to a (K_a values), then to b; kNoMsg if none yet
+  std::vector<double> msg_;
+  std::vector<double> belief_, reply_;
+  uint64_t sweep_budget_ = 0;        // matrix entries the sweeps may still read
+  static constexpr uint64_t kNoMsg = UINT64_MAX;
+  // Forward and backward min-sum sweeps over the live nodes being optimised;
+  // false if stopped (the solve is then incomplete).
+  bool sweep(const std::function<bool()>* should_stop);
+  void belief(int i, double* out) const;  // unary plus incoming messages
 
   double mat(const Edge& e, int node, int s, int t) const;  // entry with `node` at s, the other at t
   int find_edge(int a, int b);
