@@ -170,9 +170,9 @@ bool EliminationSolver::sweep(const std::function<bool()>* should_stop) {
   const SearchModel& m = *m_;
   if (msg_off_.size() < edges_.size()) msg_off_.resize(edges_.size(), kNoMsg);
   for (int pass = 0; pass < 2; ++pass) {
-    for (size_t k = 0; k < free_.size(); ++k) {
+    for (size_t k = 0; k < live_.size(); ++k) {
       if (should_stop && (k & 1023) == 1023 && (*should_stop)()) return false;
-      const int i = free_[pass == 0 ? k : free_.size() - 1 - k];
+      const int i = live_[pass == 0 ? k : live_.size() - 1 - k];
       if (!alive_[i] || deg_[i] == 0) continue;
       const int Ki = m.dom_size(i);
       belief_.resize(Ki);
@@ -318,6 +318,7 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
   auto other_end = [&](int e, int i) { return edges_[e].a == i ? edges_[e].b : edges_[e].a; };
 
   int64_t steps = 0;
+  bool stuck_once = false;
   while (remaining > 0) {
     if (should_stop && (++steps & 1023) == 0 && (*should_stop)()) {
       stats.complete = false;
@@ -406,9 +407,21 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
     }
     // Still stuck: decide the node of highest degree (a random one of the top few
     // when randomness > 0) greedily and condition its neighbours on it.
+    // The nodes still alive, in free_'s order: shrunk at every decision, so
+    // that deciding and sweeping cost the kernel's size, not the problem's.
+    if (!stuck_once) {
+      stuck_once = true;
+      live_.clear();
+      for (int c : free_)
+        if (alive_[c]) live_.push_back(c);
+    } else {
+      size_t k = 0;
+      for (int c : live_)
+        if (alive_[c]) live_[k++] = c;
+      live_.resize(k);
+    }
     int best_i = -1, best_deg = -1;
-    for (int c : free_) {
-      if (!alive_[c]) continue;
+    for (int c : live_) {
       int d = deg_[c];
       if (randomness > 0 && rng->uniform() < randomness) d = int(d * (0.5 + rng->uniform()));
       if (d > best_deg) { best_deg = d; best_i = c; }

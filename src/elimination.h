@@ -88,6 +88,7 @@ class EliminationSolver {
   std::vector<char> in_stack_;
   std::vector<int32_t> domidx_;       // domain index of each solved node (back-substitution)
   std::vector<int32_t> free_;         // the nodes being optimised
+  std::vector<int32_t> live_;         // those still alive once elimination got stuck (swept, decided from)
   std::vector<int32_t> dirty_;        // edges whose matrix changed since they were last checked
   std::vector<char> is_dirty_;
   std::vector<int32_t> map_;
@@ -97,7 +98,7 @@ class EliminationSolver {
   std::vector<double> belief_, reply_;
   uint64_t sweep_budget_ = 0;        // matrix entries the sweeps may still read
   static constexpr uint64_t kNoMsg = UINT64_MAX;
-  // Forward and backward min-sum sweeps over the live nodes being optimised;
+  // Forward and backward min-sum sweeps over live_;
   // false if stopped (the solve is then incomplete).
   bool sweep(const std::function<bool()>* should_stop);
   void belief(int i, double* out) const;  // unary plus incoming messages
