@@ -406,7 +406,7 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
       continue;
     }
     // Still stuck: decide the node of highest degree (a random one of the top few
-    // when randomness > 0) greedily and condition its neighbours on it.
+    // when randomness > 0) and condition its neighbours on it.
     // The nodes still alive, in free_'s order: shrunk at every decision, so
     // that deciding and sweeping cost the kernel's size, not the problem's.
     if (!stuck_once) {
@@ -438,6 +438,7 @@ EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
       int j = int(std::lower_bound(d, d + Ki, (*hint)[i]) - d);
       if (j < Ki && d[j] == (*hint)[i]) hinted = j;
     }
+    // Without a hint to follow, beliefs choose (when on); the star estimate below otherwise.
     if (belief_every > 0 && hinted < 0) {
       if (stats.decided % belief_every == 0 && sweep_budget_ > 0 && !sweep(should_stop)) {
         stats.complete = false;

@@ -18,8 +18,9 @@ struct ReduceStats {
 };
 
 // Shrinks model->dom to a fixpoint, then builds the model's edge matrices over
-// the domains left (every path out, so the search can start). On a wipe-out the full domains are restored
-// (so the search can still return the least-violating answer) and wiped_out is set.
+// the domains left (on every path out, so the search can start). On a wipe-out
+// the full domains are restored (so the search can still return the
+// least-violating answer) and wiped_out is set.
 // `should_stop` (optional) cuts the fixpoint short; what was removed until then stays removed.
 ReduceStats reduce_domains(SearchModel* model, const std::function<bool()>* should_stop = nullptr);
 

@@ -163,11 +163,12 @@ void run_worker(SearchContext* ctx, int tid) {
     }
     // One exact elimination, its decided nodes set by one of four rules, the
     // rule drawn in proportion to how often it recently improved this
-    // thread's best: greedy (randomised), the message-passing rounding, the
-    // best assignment (an exact move around it), or the rounding with the
-    // multipliers left out.
-    // The first rounds try every rule once (greedy first: it finds a good
-    // basin fastest); after that the draw follows the recent gains.
+    // thread's best: min-sum beliefs (randomised node order), the
+    // message-passing rounding, the best assignment (an exact move around it),
+    // or the rounding with the multipliers left out.
+    // The first rounds try every rule once (beliefs first: with star estimates
+    // this rule found a good basin fastest); after that the draw follows the
+    // recent gains.
     int mode = 0;
     if (rounds <= kModes) {
       mode = int((rounds - 1 + tid) % kModes);

@@ -101,7 +101,6 @@ TEST(Elimination, ContractionIsExact) {
   EXPECT_GT(contracted_cases, 50) << feasible_cases << " feasible, " << undecided << " undecided";
 }
 
-// The solver's answer against exhaustive search; its bound never above the optimum.
 // Decisions by min-sum beliefs beat decisions by star estimates on loopy
 // graphs where elimination cannot avoid deciding: over many random instances
 // (every node of degree 3 or more, no forbidden entries, no limit), they reach
@@ -161,6 +160,7 @@ TEST(Elimination, BeliefDecisionsBeatStarEstimates) {
               cases, excess[1], excess[0]);
 }
 
+// The solver's answer against exhaustive search; its bound never above the optimum.
 TEST(Solver, MatchesExhaustiveOptimumAndBoundHolds) {
   int feasible_cases = 0, optimal = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
