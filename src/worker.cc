@@ -40,12 +40,12 @@ void run_worker(SearchContext* ctx, int tid) {
   LocalSearch ls;
   ls.init(m);
   // Every thread's search prices memory per node, bracketed (better than the
-  // per-segment multipliers on S by 2-3 %, equal on M). The last thread also
-  // keeps multipliers per segment, moved by the same answers, for the
+  // per-segment multipliers on S by 2-3 %, equal on M). Thread 0 also
+  // keeps multipliers per segment, moved by its eliminations' answers, for the
   // Lagrangian bound (per-node prices give none).
   MemoryRelax relax, bound_relax;
   relax.init(m, MemoryRelax::Schedule::kNodes);
-  if (tid == ctx->threads - 1) bound_relax.init(m, MemoryRelax::Schedule::kSegments);
+  if (tid == 0) bound_relax.init(m, MemoryRelax::Schedule::kSegments);
 
   if (ctx->should_stop()) {
     // No time left: the least-usage assignment, which fits whenever anything does.
@@ -78,14 +78,14 @@ void run_worker(SearchContext* ctx, int tid) {
   }
 
   if (ctx->should_stop()) return;
-  MessagePassing mp;
-  mp.init(m);
-  // The last thread also bounds the Lagrangian dual: message passing on the
+  MessagePassing mp;  // unpenalised: guidance and a bound for the eliminations
+  if (tid % 2 == 0 || ctx->threads == 1) mp.init(m);
+  // Thread 0 also bounds the Lagrangian dual: message passing on the
   // problem penalised by a snapshot of the multipliers, refreshed now and then
   // so its messages can converge. Its bound minus the snapshot's offset holds
   // for the constrained problem.
   // (Only multipliers per segment give a bound: per-node prices do not.)
-  const bool lagrangian_bound = relax.needed() && tid == ctx->threads - 1;
+  const bool lagrangian_bound = relax.needed() && tid == 0;
   MessagePassing mp_lag;
   double lag_offset = 0;
   if (lagrangian_bound) mp_lag.init(m);
@@ -107,6 +107,27 @@ void run_worker(SearchContext* ctx, int tid) {
   // 0 of 3; M equal.)
   const double lns_share = 0.5;
   const int64_t max_rounds = ctx->options->max_rounds;
+  // Two roles, split between the threads (one thread plays both).
+  // Eliminating: the exact eliminations above, on prices moved by their own
+  // answers, then the neighbourhood search around the best. Rounding: message
+  // passing run to (near) convergence on the penalised problem, its rounding
+  // repaired and polished. On M the eliminations' answers all fall into one
+  // family of solutions (51.9e9) that the converged messages avoid: one thread
+  // of rounding alone reached 5.018e10 in 24 s and 4.996e10 in 86 s; on A
+  // 6.551e9 in 37 s. On S rounding alone is weaker (1.558e9 at 60 s), the
+  // eliminations stronger.
+  const bool eliminates = ctx->threads == 1 || tid % 2 == 0;
+  const bool rounds_penalised = ctx->threads == 1 || tid % 2 == 1;
+  // Passes between two price updates: the messages must follow the prices.
+  constexpr int kPassesPerPrice = 5;
+  MessagePassing pmp;
+  MemoryRelax round_relax;
+  std::vector<int32_t> prounded;
+  std::vector<double> round_weight;
+  if (rounds_penalised) {
+    pmp.init(m);
+    round_relax.init(m, MemoryRelax::Schedule::kNodes);
+  }
   auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
     st.init(m, cand);
     // Far over the limit, repair would be slow and lead nowhere good: the
@@ -133,94 +154,112 @@ void run_worker(SearchContext* ctx, int tid) {
     ++rounds;
     ctx->rounds.fetch_add(1);
     const double round_start = ctx->elapsed();
-    relax.node_weights(&weight);
-    // Global guidance: a pass of message passing on the problem without the
-    // memory limit (its messages converge undisturbed by moving multipliers),
-    // rounded; and its proven bound, which holds for the constrained problem too.
-    if (!mp.iterate(&rounded, &stop)) break;
-    ctx->message_passes.fetch_add(1);
-    if (ctx->should_stop()) break;
-    if (rounds >= 2 && rounds % 2 == 0) {
-      double mag = 0;
-      double lb = mp.lower_bound(&mag);
-      double margin = 1e-9 * mag + 1;
-      if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+    if (rounds_penalised) {
+      // A few passes of message passing on the problem penalised by this
+      // role's own per-node prices, rounded; the rounding moves the prices
+      // and, repaired and polished, is offered as an answer.
+      round_relax.node_weights(&round_weight);
+      pmp.set_weights(round_weight);
+      bool complete = true;
+      for (int k = 0; k < kPassesPerPrice && complete; ++k) complete = pmp.iterate(&prounded, &stop);
+      if (!complete) break;
+      ctx->message_passes.fetch_add(kPassesPerPrice);
+      SearchState pen;
+      pen.init(m, prounded);
+      round_relax.update(prounded, pen.cost, best_cost, &rng);
+      polish_and_offer(prounded);
+      if (ctx->should_stop()) break;
     }
-    if (lagrangian_bound) {
-      if (rounds % 8 == 1) {
-        std::vector<double> bw;
-        bound_relax.node_weights(&bw);
-        mp_lag.set_weights(bw);
-        lag_offset = bound_relax.penalty_offset();
-      }
-      if (!mp_lag.iterate(nullptr, &stop)) break;
-      if (rounds % 2 == 0) {
+    if (eliminates) {
+      relax.node_weights(&weight);
+      // Global guidance: a pass of message passing on the problem without the
+      // memory limit (its messages converge undisturbed by moving multipliers),
+      // rounded; and its proven bound, which holds for the constrained problem too.
+      if (!mp.iterate(&rounded, &stop)) break;
+      ctx->message_passes.fetch_add(1);
+      if (ctx->should_stop()) break;
+      if (rounds >= 2 && rounds % 2 == 0) {
         double mag = 0;
-        double lb = mp_lag.lower_bound(&mag) - lag_offset;
-        double margin = 1e-9 * (mag + lag_offset) + 1;
+        double lb = mp.lower_bound(&mag);
+        double margin = 1e-9 * mag + 1;
         if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
       }
-    }
-    // One exact elimination, its decided nodes set by one of four rules, the
-    // rule drawn in proportion to how often it recently improved this
-    // thread's best: min-sum beliefs (randomised node order), the
-    // message-passing rounding, the best assignment (an exact move around it),
-    // or the rounding with the multipliers left out.
-    // The first rounds try every rule once (beliefs first: with star estimates
-    // this rule found a good basin fastest); after that the draw follows the
-    // recent gains.
-    int mode = 0;
-    if (rounds <= kModes) {
-      mode = int((rounds - 1 + tid) % kModes);
-    } else {
-      double total = 0;
-      for (int k = 0; k < kModes; ++k) total += 0.5 + mode_weight[k];
-      double pick = rng.uniform() * total;
-      while (mode < kModes - 1 && (pick -= 0.5 + mode_weight[mode]) > 0) ++mode;
-    }
-    if (mode == 2 && best_cost >= 1e299) mode = 0;
-    EliminationStats es;
-    // Global solves decide by min-sum beliefs (S at 60 s: 1.548 / 1.567e9 vs
-    // 1.751 / 1.847e9 with star estimates; M 51.94 / 51.96 vs 52.08 / 52.09e9;
-    // A at 15 s 6.72 / 6.57e9 vs 7.01 / 7.01e9). The neighbourhood search's
-    // windows keep the star estimate.
-    elim.belief_every = 16;
-    if (mode == 0) es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), nullptr, &stop);
-    if (mode == 1) es = elim.solve(weight, all_free, &y, &rng, 0.0, &rounded, &stop);
-    // The rounding without the multipliers: when the limit barely binds and
-    // message passing has (nearly) converged, this is the optimum or next to it.
-    if (mode == 3) es = elim.solve({}, all_free, &y, &rng, 0.0, &rounded, &stop);
-    if (mode == 2)
-      es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), &best, &stop,
-                      rng.below(2) ? 1.0 : 0.7 + 0.3 * rng.uniform());
-    elim.belief_every = 0;  // beliefs in windows too: S 1.630 / 1.556e9 vs 1.539 / 1.564e9 without
-    if (!es.complete) break;
-    if (mode != 3) {  // mode 3 did not minimise the penalised problem: no subgradient
-      SearchState pen;
-      pen.init(m, y);
-      relax.update(y, pen.cost, best_cost, &rng);
-      if (lagrangian_bound) bound_relax.update(y, pen.cost, best_cost, &rng);
-    }
-    const bool improved = polish_and_offer(y);
-    for (double& w : mode_weight) w *= 0.95;
-    if (improved) mode_weight[mode] += 1.0;
-    if (ctx->should_stop()) break;
-    // Large neighbourhood search around the best. With a round budget its
-    // move count is fixed too, so that one thread and one seed give one answer.
-    if (best_cost < 1e299) {
-      if (!lns_synced) {
-        lns.reset(best);
-        lns_synced = true;
+      if (lagrangian_bound) {
+        if (rounds % 8 == 1) {
+          std::vector<double> bw;
+          bound_relax.node_weights(&bw);
+          mp_lag.set_weights(bw);
+          lag_offset = bound_relax.penalty_offset();
+        }
+        if (!mp_lag.iterate(nullptr, &stop)) break;
+        if (rounds % 2 == 0) {
+          double mag = 0;
+          double lb = mp_lag.lower_bound(&mag) - lag_offset;
+          double margin = 1e-9 * (mag + lag_offset) + 1;
+          if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+        }
       }
-      const double until = ctx->elapsed() + lns_share * (ctx->elapsed() - round_start);
-      int64_t budget = 64;
-      const std::function<bool()> more = [&] { return max_rounds > 0 ? budget-- > 0 : ctx->elapsed() < until; };
-      ctx->windows.fetch_add(lns.run(weight, relax.needed(), &rng, more, stop,
-                                     [&](const std::vector<int32_t>& a, double cost) {
-                                       best = a;
-                                       best_cost = cost;
-                                       ctx->offer(best, best_cost, true);
-                                     }));
+      // One exact elimination, its decided nodes set by one of four rules, the
+      // rule drawn in proportion to how often it recently improved this
+      // thread's best: min-sum beliefs (randomised node order), the
+      // message-passing rounding, the best assignment (an exact move around it),
+      // or the rounding with the multipliers left out.
+      // The first rounds try every rule once (beliefs first: with star estimates
+      // this rule found a good basin fastest); after that the draw follows the
+      // recent gains.
+      int mode = 0;
+      if (rounds <= kModes) {
+        mode = int((rounds - 1 + tid) % kModes);
+      } else {
+        double total = 0;
+        for (int k = 0; k < kModes; ++k) total += 0.5 + mode_weight[k];
+        double pick = rng.uniform() * total;
+        while (mode < kModes - 1 && (pick -= 0.5 + mode_weight[mode]) > 0) ++mode;
+      }
+      if (mode == 2 && best_cost >= 1e299) mode = 0;
+      EliminationStats es;
+      // Global solves decide by min-sum beliefs (S at 60 s: 1.548 / 1.567e9 vs
+      // 1.751 / 1.847e9 with star estimates; M 51.94 / 51.96 vs 52.08 / 52.09e9;
+      // A at 15 s 6.72 / 6.57e9 vs 7.01 / 7.01e9). The neighbourhood search's
+      // windows keep the star estimate.
+      elim.belief_every = 16;
+      if (mode == 0) es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), nullptr, &stop);
+      if (mode == 1) es = elim.solve(weight, all_free, &y, &rng, 0.0, &rounded, &stop);
+      // The rounding without the multipliers: when the limit barely binds and
+      // message passing has (nearly) converged, this is the optimum or next to it.
+      if (mode == 3) es = elim.solve({}, all_free, &y, &rng, 0.0, &rounded, &stop);
+      if (mode == 2)
+        es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), &best, &stop,
+                        rng.below(2) ? 1.0 : 0.7 + 0.3 * rng.uniform());
+      elim.belief_every = 0;  // beliefs in windows too: S 1.630 / 1.556e9 vs 1.539 / 1.564e9 without
+      if (!es.complete) break;
+      if (mode != 3) {  // mode 3 did not minimise the penalised problem: no subgradient
+        SearchState pen;
+        pen.init(m, y);
+        relax.update(y, pen.cost, best_cost, &rng);
+        if (lagrangian_bound) bound_relax.update(y, pen.cost, best_cost, &rng);
+      }
+      const bool improved = polish_and_offer(y);
+      for (double& w : mode_weight) w *= 0.95;
+      if (improved) mode_weight[mode] += 1.0;
+      if (ctx->should_stop()) break;
+      // Large neighbourhood search around the best. With a round budget its
+      // move count is fixed too, so that one thread and one seed give one answer.
+      if (best_cost < 1e299) {
+        if (!lns_synced) {
+          lns.reset(best);
+          lns_synced = true;
+        }
+        const double until = ctx->elapsed() + lns_share * (ctx->elapsed() - round_start);
+        int64_t budget = 64;
+        const std::function<bool()> more = [&] { return max_rounds > 0 ? budget-- > 0 : ctx->elapsed() < until; };
+        ctx->windows.fetch_add(lns.run(weight, relax.needed(), &rng, more, stop,
+                                       [&](const std::vector<int32_t>& a, double cost) {
+                                         best = a;
+                                         best_cost = cost;
+                                         ctx->offer(best, best_cost, true);
+                                       }));
+      }
     }
     // Adopt the shared incumbent when another thread is ahead.
     if (ctx->incumbent->feasible() && ctx->incumbent->approx_cost() < best_cost - 1e-9) {
