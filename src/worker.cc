@@ -7,6 +7,7 @@
 #include "message_passing.h"
 #include "search_context.h"
 #include "neighbourhood_search.h"
+#include "penalised_rounding.h"
 #include "search_state.h"
 
 namespace iopddl {
@@ -109,29 +110,17 @@ void run_worker(SearchContext* ctx, int tid) {
   const int64_t max_rounds = ctx->options->max_rounds;
   // Two roles, split between the threads (one thread plays both).
   // Eliminating: the exact eliminations above, on prices moved by their own
-  // answers, then the neighbourhood search around the best. Rounding: message
-  // passing run to (near) convergence on the penalised problem, its rounding
-  // repaired and polished. On M the eliminations' answers all fall into one
-  // family of solutions (51.9e9) that the converged messages avoid: one thread
-  // of rounding alone reached 5.018e10 in 24 s and 4.996e10 in 86 s; on A
-  // 6.551e9 in 37 s. On S rounding alone is weaker (1.558e9 at 60 s), the
-  // eliminations stronger.
+  // answers, then the neighbourhood search around the best. Rounding:
+  // converged message passing on the penalised problem (penalised_rounding.h),
+  // its rounding repaired and polished. On M the eliminations' answers all fall
+  // into one family of solutions (51.9e9) that the rounding avoids; at a
+  // quarter of the timeouts, 1 run, 2 threads: M 50.135e9 vs 51.93e9, S
+  // 1.534e9 vs 1.547e9, A and G equal. On S the two roles together beat either.
   const bool eliminates = ctx->threads == 1 || tid % 2 == 0;
   const bool rounds_penalised = ctx->threads == 1 || tid % 2 == 1;
-  // Passes between two price updates: the messages must follow the prices
-  // (2 threads, seed 1, M at 45 s / S at 60 s: 1 pass 51.93e9 / 1.522e9,
-  // 3 passes 50.14e9 / 1.512e9, 5 passes 50.13e9 / 1.528e9, 10 passes
-  // 50.14e9 / 1.523e9). Handing the rounding to an elimination as its hint
-  // instead of polishing it fell back to the eliminations' family on M (51.94e9).
-  constexpr int kPassesPerPrice = 3;
-  MessagePassing pmp;
-  MemoryRelax round_relax;
+  PenalisedRounding pr;
   std::vector<int32_t> prounded;
-  std::vector<double> round_weight;
-  if (rounds_penalised) {
-    pmp.init(m);
-    round_relax.init(m, MemoryRelax::Schedule::kNodes);
-  }
+  if (rounds_penalised) pr.init(m);
   auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
     st.init(m, cand);
     // Far over the limit, repair would be slow and lead nowhere good: the
@@ -159,19 +148,15 @@ void run_worker(SearchContext* ctx, int tid) {
     ctx->rounds.fetch_add(1);
     const double round_start = ctx->elapsed();
     if (rounds_penalised) {
-      // A few passes of message passing on the problem penalised by this
-      // role's own per-node prices, rounded; the rounding moves the prices
-      // and, repaired and polished, is offered as an answer.
-      round_relax.node_weights(&round_weight);
-      pmp.set_weights(round_weight);
-      bool complete = true;
-      for (int k = 0; k < kPassesPerPrice && complete; ++k) complete = pmp.iterate(&prounded, &stop);
-      if (!complete) break;
-      ctx->message_passes.fetch_add(kPassesPerPrice);
-      SearchState pen;
-      pen.init(m, prounded);
-      round_relax.update(prounded, pen.cost, best_cost, &rng);
+      if (!pr.step(&prounded, &rng, &stop)) break;
+      ctx->message_passes.fetch_add(PenalisedRounding::kPassesPerPrice);
       polish_and_offer(prounded);
+      if (rounds % 4 == 0) {
+        double mag = 0;
+        const double lb = pr.lower_bound(&mag);
+        const double margin = 1e-9 * mag + 1;
+        if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+      }
       if (ctx->should_stop()) break;
     }
     if (eliminates) {
