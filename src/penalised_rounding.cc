@@ -6,8 +6,9 @@
 
 namespace iopddl {
 
-void PenalisedRounding::init(const SearchModel& m) {
+void PenalisedRounding::init(const SearchModel& m, int variant) {
   m_ = &m;
+  passes_ = kPassesPerPrice + std::max(0, variant);
   mp_.init(m);
   relax_.init(m, MemoryRelax::Schedule::kNodes);
   weight_.assign(m.n, 0.0);
@@ -19,7 +20,7 @@ bool PenalisedRounding::step(std::vector<int32_t>* assign, Rng* rng,
                              const std::function<bool()>* should_stop) {
   relax_.node_weights(&weight_);
   mp_.set_weights(weight_);
-  for (int k = 0; k < kPassesPerPrice; ++k)
+  for (int k = 0; k < passes_; ++k)
     if (!mp_.iterate(assign, should_stop)) return false;
   // Per-node prices move on the usage profile alone: no cost, no upper bound.
   relax_.update(*assign, 0.0, 0.0, rng);

@@ -28,8 +28,12 @@ class PenalisedRounding {
   // 50.13e9 / 1.528e9, 10 passes 50.14e9 / 1.523e9).
   static constexpr int kPassesPerPrice = 3;
 
-  void init(const SearchModel& m);
-  // Sets the current prices, runs kPassesPerPrice passes and writes the last
+  // `variant` k > 0 (a second, third... rounding thread) runs 3 + k passes
+  // per price: the search is otherwise deterministic, and identical threads
+  // would repeat each other's work.
+  void init(const SearchModel& m, int variant = 0);
+  int passes_per_price() const { return passes_; }
+  // Sets the current prices, runs passes_per_price() passes and writes the last
   // forward pass's rounding into *assign, then moves the prices by it.
   // False if stopped first (*assign is then not an answer).
   bool step(std::vector<int32_t>* assign, Rng* rng, const std::function<bool()>* should_stop);
@@ -47,6 +51,7 @@ class PenalisedRounding {
   MemoryRelax relax_;
   std::vector<double> weight_;
   bool usage_nonnegative_ = true;
+  int passes_ = kPassesPerPrice;
   double cover_total() const;
 };
 

@@ -120,7 +120,7 @@ void run_worker(SearchContext* ctx, int tid) {
   const bool rounds_penalised = ctx->threads == 1 || tid % 2 == 1;
   PenalisedRounding pr;
   std::vector<int32_t> prounded;
-  if (rounds_penalised) pr.init(m);
+  if (rounds_penalised) pr.init(m, tid / 2);
   auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
     st.init(m, cand);
     // Far over the limit, repair would be slow and lead nowhere good: the
@@ -149,7 +149,7 @@ void run_worker(SearchContext* ctx, int tid) {
     const double round_start = ctx->elapsed();
     if (rounds_penalised) {
       if (!pr.step(&prounded, &rng, &stop)) break;
-      ctx->message_passes.fetch_add(PenalisedRounding::kPassesPerPrice);
+      ctx->message_passes.fetch_add(pr.passes_per_price());
       polish_and_offer(prounded);
       if (rounds % 4 == 0) {
         double mag = 0;
