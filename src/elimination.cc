@@ -220,13 +220,17 @@ void EliminationSolver::push(int i) {
   }
 }
 
-EliminationStats EliminationSolver::solve(const std::vector<double>& weight,
-                                          const std::vector<int32_t>& fixed,
-                                          std::vector<int32_t>* assign, Rng* rng, double randomness,
-                                          const std::vector<int32_t>* hint,
-                                          const std::function<bool()>* should_stop, double follow_hint,
-                                          const std::vector<int64_t>* usage_cap,
-                                          const std::vector<int32_t>* free_nodes) {
+EliminationStats EliminationSolver::solve(const std::vector<int32_t>& fixed,
+                                          std::vector<int32_t>* assign, Rng* rng,
+                                          const EliminationOptions& o) {
+  static const std::vector<double> kNoPrices;
+  const std::vector<double>& weight = o.weight ? *o.weight : kNoPrices;
+  const double randomness = o.randomness, follow_hint = o.follow_hint;
+  const std::vector<int32_t>* hint = o.hint;
+  const std::vector<int64_t>* usage_cap = o.usage_cap;
+  const std::vector<int32_t>* free_nodes = o.free_nodes;
+  const std::function<bool()>* should_stop = o.should_stop;
+  const int belief_every = o.belief_every;
   const SearchModel& m = *m_;
   EliminationStats stats;
   std::vector<int32_t>& x = *assign;

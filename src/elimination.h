@@ -29,30 +29,21 @@ struct EliminationStats {
   bool complete = true;   // false: stopped early, *assign is not an answer
 };
 
-class EliminationSolver {
- public:
-  void init(const SearchModel& m);
-  // Minimises sum(node cost + weight[i] * usage) + edge costs over the nodes
-  // with fixed[i] < 0; the others are held at fixed[i] (an original strategy
-  // index). Writes the answer into *assign (fixed nodes copied; see free_nodes). `randomness`
-  // in [0, 1] perturbs which node is decided when elimination is stuck. With a
-  // `hint` (an assignment), a decided node takes its hinted strategy, so the
-  // answer is optimal given the hint on the decided nodes and never worse than
-  // the hint itself: an exact move in a very large neighbourhood. With
-  // follow_hint < 1 each decided node follows the hint only with that
-  // probability and is decided greedily otherwise, which moves the few
-  // decided nodes too. A `usage_cap` per node prices strategies above it like
-  // forbidden ones. `free_nodes`, when given, lists exactly the nodes with
-  // fixed[i] < 0 (no repeats), so that a small window is solved in time
-  // proportional to its size; then only those entries of *assign are written
-  // (the others keep what they held, or fixed's values if *assign had another size).
-  EliminationStats solve(const std::vector<double>& weight, const std::vector<int32_t>& fixed,
-                         std::vector<int32_t>* assign, Rng* rng, double randomness,
-                         const std::vector<int32_t>* hint = nullptr,
-                         const std::function<bool()>* should_stop = nullptr, double follow_hint = 1.0,
-                         const std::vector<int64_t>* usage_cap = nullptr,
-                         const std::vector<int32_t>* free_nodes = nullptr);
-
+// How one solve runs: what it minimises, how it decides stuck nodes, and
+// which part of the problem it touches.
+struct EliminationOptions {
+  // Price per node: the solve minimises sum(node cost + weight[i] x usage) +
+  // edge costs. Null: no prices.
+  const std::vector<double>* weight = nullptr;
+  // In [0, 1]: perturbs which node is decided when elimination is stuck.
+  double randomness = 0.0;
+  // An assignment: a decided node takes its hinted strategy, so the answer is
+  // optimal given the hint on the decided nodes and never worse than the hint
+  // itself (an exact move in a very large neighbourhood). With follow_hint < 1
+  // each decided node follows the hint only with that probability and is
+  // decided by the rule below otherwise, which moves the few decided nodes too.
+  const std::vector<int32_t>* hint = nullptr;
+  double follow_hint = 1.0;
   // Decisions by min-sum beliefs: a forward and backward sweep of messages
   // over the remaining graph before every `belief_every`-th decision (the
   // messages in between are kept; an edge made since starts at zero). 0: star
@@ -62,6 +53,24 @@ class EliminationSolver {
   // The sweeps' matrix work is capped at 32 times the elimination's own;
   // past it, decisions read the last messages.
   int belief_every = 0;
+  // Per node: strategies using more are priced like forbidden ones.
+  const std::vector<int64_t>* usage_cap = nullptr;
+  // Exactly the nodes with fixed[i] < 0 (no repeats), so that a small window
+  // is solved in time proportional to its size; then only those entries of
+  // *assign are written (the others keep what they held, or fixed's values if
+  // *assign had another size).
+  const std::vector<int32_t>* free_nodes = nullptr;
+  const std::function<bool()>* should_stop = nullptr;
+};
+
+class EliminationSolver {
+ public:
+  void init(const SearchModel& m);
+  // Minimises the (priced) problem over the nodes with fixed[i] < 0; the
+  // others are held at fixed[i] (an original strategy index). Writes the
+  // answer into *assign (fixed nodes copied; see free_nodes).
+  EliminationStats solve(const std::vector<int32_t>& fixed, std::vector<int32_t>* assign, Rng* rng,
+                         const EliminationOptions& options = {});
 
  private:
   struct Edge {

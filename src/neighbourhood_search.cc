@@ -155,8 +155,14 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
   for (int x : window_) fixed_[x] = -1;
   // Half the windows decide their stuck nodes greedily (given the fixed
   // surroundings that is well informed) instead of keeping them.
-  EliminationStats es =
-      elim_->solve(*w, fixed_, &y_, rng, 0.0, &cur_.s, &stop, rng->below(2) ? 1.0 : 0.0, &cap_, &window_);
+  EliminationOptions eo;
+  eo.weight = w;
+  eo.hint = &cur_.s;
+  eo.follow_hint = rng->below(2) ? 1.0 : 0.0;
+  eo.usage_cap = &cap_;
+  eo.free_nodes = &window_;
+  eo.should_stop = &stop;
+  EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
   for (int x : window_) fixed_[x] = cur_.s[x];
   *complete = es.complete;
   if (!es.complete) return false;

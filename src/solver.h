@@ -49,7 +49,7 @@ struct ImprovementPoint {
 struct SolveStats {
   int threads = 0;
   int64_t rounds = 0;               // outer rounds, all threads
-  int64_t message_passes = 0;        // message-passing iterations (each followed by an elimination)
+  int64_t message_passes = 0;        // message-passing iterations, both roles (forward + backward pass each)
   int64_t windows = 0;              // large-neighbourhood windows solved by elimination
   int64_t local_moves = 0;          // accepted single-node moves
   int64_t repairs = 0;              // memory repairs run

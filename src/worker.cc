@@ -68,7 +68,11 @@ void run_worker(SearchContext* ctx, int tid) {
     std::vector<int64_t> least(m.n, INT64_MAX);
     if (relax.needed())
       for (int i = 0; i < m.n; ++i) least[i] = m.usage(i, start[i]);
-    EliminationStats es = elim.solve({}, all_free, &y, &rng, 0.0, &start, &stop, 1.0, &least);
+    EliminationOptions eo;
+    eo.hint = &start;
+    eo.usage_cap = &least;
+    eo.should_stop = &stop;
+    EliminationStats es = elim.solve(all_free, &y, &rng, eo);
     st.init(m, es.complete ? y : start);
     ctx->offer(st.s, st.full_cost(), st.within_limit());
     ctx->repairs.fetch_add(1);
@@ -206,21 +210,29 @@ void run_worker(SearchContext* ctx, int tid) {
         while (mode < kModes - 1 && (pick -= 0.5 + mode_weight[mode]) > 0) ++mode;
       }
       if (mode == 2 && best_cost >= 1e299) mode = 0;
-      EliminationStats es;
       // Global solves decide by min-sum beliefs (S at 60 s: 1.548 / 1.567e9 vs
       // 1.751 / 1.847e9 with star estimates; M 51.94 / 51.96 vs 52.08 / 52.09e9;
       // A at 15 s 6.72 / 6.57e9 vs 7.01 / 7.01e9). The neighbourhood search's
-      // windows keep the star estimate.
-      elim.belief_every = 16;
-      if (mode == 0) es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), nullptr, &stop);
-      if (mode == 1) es = elim.solve(weight, all_free, &y, &rng, 0.0, &rounded, &stop);
-      // The rounding without the multipliers: when the limit barely binds and
+      // windows keep the star estimate (beliefs in windows too: S 1.630 /
+      // 1.556e9 vs 1.539 / 1.564e9 without).
+      EliminationOptions eo;
+      eo.weight = &weight;
+      eo.belief_every = 16;
+      eo.should_stop = &stop;
+      if (mode == 0) eo.randomness = 0.2 + 0.6 * rng.uniform();
+      if (mode == 1) eo.hint = &rounded;
+      // The rounding without the prices: when the limit barely binds and
       // message passing has (nearly) converged, this is the optimum or next to it.
-      if (mode == 3) es = elim.solve({}, all_free, &y, &rng, 0.0, &rounded, &stop);
-      if (mode == 2)
-        es = elim.solve(weight, all_free, &y, &rng, 0.2 + 0.6 * rng.uniform(), &best, &stop,
-                        rng.below(2) ? 1.0 : 0.7 + 0.3 * rng.uniform());
-      elim.belief_every = 0;  // beliefs in windows too: S 1.630 / 1.556e9 vs 1.539 / 1.564e9 without
+      if (mode == 3) {
+        eo.weight = nullptr;
+        eo.hint = &rounded;
+      }
+      if (mode == 2) {
+        eo.hint = &best;
+        eo.follow_hint = rng.below(2) ? 1.0 : 0.7 + 0.3 * rng.uniform();
+        eo.randomness = 0.2 + 0.6 * rng.uniform();
+      }
+      const EliminationStats es = elim.solve(all_free, &y, &rng, eo);
       if (!es.complete) break;
       if (mode != 3) {  // mode 3 did not minimise the penalised problem: no subgradient
         SearchState pen;

@@ -90,7 +90,7 @@ TEST(Elimination, ContractionIsExact) {
     elim.init(m);
     Rng rng(seed);
     std::vector<int32_t> y, all_free(m.n, -1);
-    EliminationStats es = elim.solve({}, all_free, &y, &rng, 0.0);
+    EliminationStats es = elim.solve(all_free, &y, &rng);
     ASSERT_TRUE(es.complete);
     if (es.decided > 0) continue;
     ++undecided;
@@ -141,9 +141,10 @@ TEST(Elimination, BeliefDecisionsBeatStarEstimates) {
     std::vector<int32_t> y, all_free(m.n, -1);
     bool decided = false;
     for (int rule = 0; rule < 2; ++rule) {
-      elim.belief_every = rule;  // 0: star estimates, 1: beliefs before every decision
+      EliminationOptions eo;
+      eo.belief_every = rule;  // 0: star estimates, 1: beliefs before every decision
       Rng r2(seed);
-      EliminationStats es = elim.solve({}, all_free, &y, &r2, 0.0);
+      EliminationStats es = elim.solve(all_free, &y, &r2, eo);
       ASSERT_TRUE(es.complete);
       decided = es.decided > 0;
       Evaluation ev = evaluate(p, y);

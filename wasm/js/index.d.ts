@@ -157,7 +157,7 @@ export interface ImprovementPoint {
 export interface SolveStats {
   /** Outer search rounds, all threads. */
   rounds: number;
-  /** Message-passing iterations (each followed by an elimination). */
+  /** Message-passing iterations (forward and backward pass), both search roles. */
   messagePasses: number;
   /** Large-neighbourhood windows solved by elimination. */
   windows: number;
