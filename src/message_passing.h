@@ -14,7 +14,8 @@ namespace iopddl {
 
 class MessagePassing {
  public:
-  void init(const SearchModel& m);
+  // Nodes are swept in their own order, or breadth-first.
+  void init(const SearchModel& m, bool breadth_first = false);
   // Sets the unary penalty weight per node (memory multipliers); keeps messages.
   void set_weights(const std::vector<double>& weight);
   // One forward and one backward pass; the forward pass also rounds to *primal.

@@ -9,7 +9,7 @@ namespace iopddl {
 void PenalisedRounding::init(const SearchModel& m, int variant) {
   m_ = &m;
   passes_ = kPassesPerPrice + std::max(0, variant);
-  mp_.init(m);
+  mp_.init(m, variant % 2 == 1);
   relax_.init(m, MemoryRelax::Schedule::kNodes);
   weight_.assign(m.n, 0.0);
   usage_nonnegative_ = std::all_of(m.p->node_usage.begin(), m.p->node_usage.end(),

@@ -29,8 +29,8 @@ class PenalisedRounding {
   static constexpr int kPassesPerPrice = 3;
 
   // `variant` k > 0 (a second, third... rounding thread) runs 3 + k passes
-  // per price: the search is otherwise deterministic, and identical threads
-  // would repeat each other's work.
+  // per price, and odd variants sweep breadth-first: the search is otherwise
+  // deterministic, and identical threads would repeat each other's work.
   void init(const SearchModel& m, int variant = 0);
   int passes_per_price() const { return passes_; }
   // Sets the current prices, runs passes_per_price() passes and writes the last
