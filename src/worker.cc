@@ -83,8 +83,18 @@ void run_worker(SearchContext* ctx, int tid) {
   }
 
   if (ctx->should_stop()) return;
+  // Two roles, split between the threads (one thread plays both).
+  // Eliminating: exact eliminations, on prices moved by their own
+  // answers, then the neighbourhood search around the best. Rounding:
+  // converged message passing on the penalised problem (penalised_rounding.h),
+  // its rounding repaired and polished. On M the eliminations' answers all fall
+  // into one family of solutions (51.9e9) that the rounding avoids; at a
+  // quarter of the timeouts, 1 run, 2 threads: M 50.135e9 vs 51.93e9, S
+  // 1.534e9 vs 1.547e9, A and G equal. On S the two roles together beat either.
+  const bool eliminates = ctx->threads == 1 || tid % 2 == 0;
+  const bool rounds_penalised = ctx->threads == 1 || tid % 2 == 1;
   MessagePassing mp;  // unpenalised: guidance and a bound for the eliminations
-  if (tid % 2 == 0 || ctx->threads == 1) mp.init(m);
+  if (eliminates) mp.init(m);
   // Thread 0 also bounds the Lagrangian dual: message passing on the
   // problem penalised by a snapshot of the multipliers, refreshed now and then
   // so its messages can converge. Its bound minus the snapshot's offset holds
@@ -112,16 +122,6 @@ void run_worker(SearchContext* ctx, int tid) {
   // 0 of 3; M equal.)
   const double lns_share = 0.5;
   const int64_t max_rounds = ctx->options->max_rounds;
-  // Two roles, split between the threads (one thread plays both).
-  // Eliminating: the exact eliminations above, on prices moved by their own
-  // answers, then the neighbourhood search around the best. Rounding:
-  // converged message passing on the penalised problem (penalised_rounding.h),
-  // its rounding repaired and polished. On M the eliminations' answers all fall
-  // into one family of solutions (51.9e9) that the rounding avoids; at a
-  // quarter of the timeouts, 1 run, 2 threads: M 50.135e9 vs 51.93e9, S
-  // 1.534e9 vs 1.547e9, A and G equal. On S the two roles together beat either.
-  const bool eliminates = ctx->threads == 1 || tid % 2 == 0;
-  const bool rounds_penalised = ctx->threads == 1 || tid % 2 == 1;
   PenalisedRounding pr;
   std::vector<int32_t> prounded;
   if (rounds_penalised) pr.init(m, tid / 2);
