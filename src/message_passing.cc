@@ -19,11 +19,12 @@ void MessagePassing::init(const SearchModel& m, bool breadth_first) {
   // threads' order (with 4 threads or more): on A it finds better answers,
   // 6.549e9 / 6.550e9 vs 6.569e9 / 6.569e9 at 60 s with 2 threads, seeds 1-2;
   // on M worse. Alternating the two in one thread lost on M and S.
-  order_.resize(m.n);
-  pos_.resize(m.n);
-  for (int i = 0; i < m.n; ++i) order_[i] = pos_[i] = i;
-  if (breadth_first) {
-    order_.clear();
+  order_.clear();
+  if (!breadth_first) {
+    order_.resize(m.n);
+    pos_.resize(m.n);
+    for (int i = 0; i < m.n; ++i) order_[i] = pos_[i] = i;
+  } else {
     pos_.assign(m.n, -1);
     for (int r = 0; r < m.n; ++r) {
       if (pos_[r] >= 0) continue;

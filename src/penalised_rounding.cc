@@ -14,6 +14,11 @@ void PenalisedRounding::init(const SearchModel& m, int variant) {
   weight_.assign(m.n, 0.0);
   usage_nonnegative_ = std::all_of(m.p->node_usage.begin(), m.p->node_usage.end(),
                                    [](int64_t u) { return u >= 0; });
+  by_end_.clear();
+  for (int i = 0; i < m.n; ++i)
+    if (m.has_interval(i)) by_end_.push_back(i);
+  const Problem& p = *m.p;
+  std::stable_sort(by_end_.begin(), by_end_.end(), [&](int a, int b) { return p.seg_hi[a] < p.seg_hi[b]; });
 }
 
 bool PenalisedRounding::step(std::vector<int32_t>* assign, Rng* rng,
@@ -27,20 +32,15 @@ bool PenalisedRounding::step(std::vector<int32_t>* assign, Rng* rng,
   return true;
 }
 
-// The least total of per-segment multipliers lambda >= 0 whose sum over every
-// node's interval is at least the node's price: an interval covering problem,
+// Per-segment multipliers lambda >= 0 whose sum over every node's interval is
+// at least the node's price, and their total: an interval covering problem,
 // solved by taking the nodes by the end of their interval and putting any
 // shortfall on its last segment (a later interval that reaches back over this
 // one's end sees that mass too). Any cover gives a valid bound; this greedy
 // keeps the total small.
 double PenalisedRounding::cover_total() const {
-  const SearchModel& m = *m_;
-  const Problem& p = *m.p;
+  const Problem& p = *m_->p;
   const int S = p.num_segments();
-  std::vector<int32_t> nodes;
-  for (int i = 0; i < m.n; ++i)
-    if (m.has_interval(i) && weight_[i] > 0) nodes.push_back(i);
-  std::sort(nodes.begin(), nodes.end(), [&](int a, int b) { return p.seg_hi[a] < p.seg_hi[b]; });
   std::vector<double> fen(S + 1, 0.0);  // Fenwick tree of lambda
   auto prefix = [&](int k) {            // sum of lambda over [0, k)
     double s = 0;
@@ -48,7 +48,8 @@ double PenalisedRounding::cover_total() const {
     return s;
   };
   double total = 0;
-  for (int i : nodes) {
+  for (int i : by_end_) {
+    if (weight_[i] <= 0) continue;
     const int lo = p.seg_lo[i], hi = p.seg_hi[i];
     const double short_by = weight_[i] - (prefix(hi) - prefix(lo));
     if (short_by <= 0) continue;

@@ -38,9 +38,9 @@ class PenalisedRounding {
   // False if stopped first (*assign is then not an answer).
   bool step(std::vector<int32_t>* assign, Rng* rng, const std::function<bool()>* should_stop);
   // A proven lower bound on the constrained optimum, or -inf: the messages'
-  // bound on the penalised problem minus limit x the least total of
-  // per-segment multipliers that cover every node's price (then, for any
-  // assignment within the limit, the prices add up to at most that).
+  // bound on the penalised problem minus limit x the total of per-segment
+  // multipliers that cover every node's price (then, for any assignment
+  // within the limit, the prices add up to at most that).
   double lower_bound(double* abs_sum) const;
   // The prices the messages were last run with, per node.
   const std::vector<double>& prices() const { return weight_; }
@@ -52,6 +52,7 @@ class PenalisedRounding {
   std::vector<double> weight_;
   bool usage_nonnegative_ = true;
   int passes_ = kPassesPerPrice;
+  std::vector<int32_t> by_end_;  // nodes with an interval, by the end of it
   double cover_total() const;
 };
 

@@ -125,6 +125,13 @@ void run_worker(SearchContext* ctx, int tid) {
   PenalisedRounding pr;
   std::vector<int32_t> prounded;
   if (rounds_penalised) pr.init(m, tid / 2);
+  // A bound computed in doubles, offered as an integer after subtracting a
+  // margin for the rounding error (`magnitude`: the sum of the magnitudes of
+  // the pieces added up).
+  auto offer_double_bound = [&](double lb, double magnitude) {
+    const double margin = 1e-9 * magnitude + 1;
+    if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+  };
   auto polish_and_offer = [&](const std::vector<int32_t>& cand) {
     st.init(m, cand);
     // Far over the limit, repair would be slow and lead nowhere good: the
@@ -158,8 +165,7 @@ void run_worker(SearchContext* ctx, int tid) {
       if (rounds % 4 == 0) {
         double mag = 0;
         const double lb = pr.lower_bound(&mag);
-        const double margin = 1e-9 * mag + 1;
-        if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+        offer_double_bound(lb, mag);
       }
       if (ctx->should_stop()) break;
     }
@@ -173,9 +179,8 @@ void run_worker(SearchContext* ctx, int tid) {
       if (ctx->should_stop()) break;
       if (rounds >= 2 && rounds % 2 == 0) {
         double mag = 0;
-        double lb = mp.lower_bound(&mag);
-        double margin = 1e-9 * mag + 1;
-        if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+        const double lb = mp.lower_bound(&mag);
+        offer_double_bound(lb, mag);
       }
       if (lagrangian_bound) {
         if (rounds % 8 == 1) {
@@ -187,9 +192,8 @@ void run_worker(SearchContext* ctx, int tid) {
         if (!mp_lag.iterate(nullptr, &stop)) break;
         if (rounds % 2 == 0) {
           double mag = 0;
-          double lb = mp_lag.lower_bound(&mag) - lag_offset;
-          double margin = 1e-9 * (mag + lag_offset) + 1;
-          if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
+          const double lb = mp_lag.lower_bound(&mag) - lag_offset;
+          offer_double_bound(lb, mag + lag_offset);
         }
       }
       // One exact elimination, its decided nodes set by one of four rules, the
