@@ -51,6 +51,17 @@ class AllocationCap {
 
 void* operator new(size_t n) { return checked_alloc(n); }
 void* operator new[](size_t n) { return checked_alloc(n); }
+// The nothrow forms too (std::stable_sort's buffer uses them): left to the
+// default, they would allocate through the sanitizer's operator new while the
+// deletes below free with std::free, which ASan reports as a mismatch.
+void* operator new(size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return checked_alloc(n);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
