@@ -4,8 +4,9 @@
 
 namespace iopddl {
 
-void LocalSearch::init(const SearchModel& m) {
+void LocalSearch::init(const SearchModel& m, const TiedGroups* groups) {
   m_ = &m;
+  group_moves_.init(m, groups);
   by_start_.clear();
   for (int i = 0; i < m.n; ++i)
     if (m.has_interval(i) && m.dom_size(i) > 1) by_start_.push_back(i);
@@ -18,7 +19,19 @@ int64_t LocalSearch::descend(SearchState* st, Rng* rng, const std::function<bool
   std::vector<int32_t> all;
   all.reserve(m_->n);
   for (int i = 0; i < m_->n; ++i) all.push_back(i);
-  return descend_from(st, all, rng, should_stop, nullptr);
+  int64_t moves = descend_from(st, all, rng, should_stop, nullptr);
+  // Group moves, then single-node moves around what they changed, until the
+  // group moves find nothing.
+  while (group_moves_.active() && !should_stop()) {
+    group_moved_.clear();
+    const int64_t g = group_moves_.descend(st, rng, should_stop, &group_moved_);
+    if (g == 0) break;
+    moves += g;
+    seeds_.clear();
+    for (auto& mv : group_moved_) seeds_.push_back(mv.first);
+    moves += descend_from(st, seeds_, rng, should_stop, nullptr);
+  }
+  return moves;
 }
 
 int64_t LocalSearch::descend_from(SearchState* st, const std::vector<int32_t>& seeds, Rng* rng,

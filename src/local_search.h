@@ -8,15 +8,18 @@
 #include <vector>
 
 #include "rng.h"
+#include "group_moves.h"
 #include "search_state.h"
 
 namespace iopddl {
 
 class LocalSearch {
  public:
-  void init(const SearchModel& m);
-  // Descends to a local optimum of single-node moves that fit the limit (an
-  // over-limit state only takes moves that do not raise usage). Returns moves made.
+  // `groups` (optional): the tied groups, whose group moves descend() also takes.
+  void init(const SearchModel& m, const TiedGroups* groups = nullptr);
+  // Descends to a local optimum of single-node moves and group moves that fit
+  // the limit (an over-limit state only takes moves that do not raise usage).
+  // Returns moves made.
   int64_t descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop);
   // The same descent, starting from `seeds` only (and spreading to the
   // neighbours of every node that moves); every move is appended to *log as
@@ -35,6 +38,9 @@ class LocalSearch {
   std::vector<int32_t> by_start_;  // nodes with an interval, by seg_lo
   std::vector<int32_t> queue_;
   std::vector<char> queued_;
+  GroupMoves group_moves_;
+  std::vector<std::pair<int, int>> group_moved_;
+  std::vector<int32_t> seeds_;
 };
 
 }  // namespace iopddl

@@ -85,6 +85,10 @@ void MessagePassing::set_weights(const std::vector<double>& w) {
   }
 }
 
+void MessagePassing::set_extra(const std::vector<double>& extra) {
+  for (size_t k = 0; k < unary_.size(); ++k) unary_[k] = base_unary_[k] + extra[k];
+}
+
 bool MessagePassing::iterate(std::vector<int32_t>* primal, const std::function<bool()>* should_stop) {
   return pass(true, primal, should_stop) && pass(false, nullptr, should_stop);
 }

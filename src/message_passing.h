@@ -18,6 +18,8 @@ class MessagePassing {
   void init(const SearchModel& m, bool breadth_first = false);
   // Sets the unary penalty weight per node (memory multipliers); keeps messages.
   void set_weights(const std::vector<double>& weight);
+  // Sets an extra unary cost per live strategy (indexed dom_off[i] + k); keeps messages.
+  void set_extra(const std::vector<double>& extra);
   // One forward and one backward pass; the forward pass also rounds to *primal.
   // Returns false when `should_stop` cut it short (the messages stay valid,
   // the rounding does not).

@@ -6,10 +6,11 @@
 
 namespace iopddl {
 
-void PenalisedRounding::init(const SearchModel& m, int variant) {
+void PenalisedRounding::init(const SearchModel& m, int variant, const Contraction* contraction) {
   m_ = &m;
+  contraction_ = contraction;
   passes_ = kPassesPerPrice + std::max(0, variant);
-  mp_.init(m, variant % 2 == 1);
+  mp_.init(contraction ? contraction->model() : m, variant % 2 == 1);
   relax_.init(m, MemoryRelax::Schedule::kNodes);
   weight_.assign(m.n, 0.0);
   usage_nonnegative_ = std::all_of(m.p->node_usage.begin(), m.p->node_usage.end(),
@@ -24,9 +25,17 @@ void PenalisedRounding::init(const SearchModel& m, int variant) {
 bool PenalisedRounding::step(std::vector<int32_t>* assign, Rng* rng,
                              const std::function<bool()>* should_stop) {
   relax_.node_weights(&weight_);
-  mp_.set_weights(weight_);
-  for (int k = 0; k < passes_; ++k)
-    if (!mp_.iterate(assign, should_stop)) return false;
+  if (contraction_) {
+    contraction_->prices(weight_, &extra_);
+    mp_.set_extra(extra_);
+    for (int k = 0; k < passes_; ++k)
+      if (!mp_.iterate(&contracted_, should_stop)) return false;
+    contraction_->expand(contracted_, assign);
+  } else {
+    mp_.set_weights(weight_);
+    for (int k = 0; k < passes_; ++k)
+      if (!mp_.iterate(assign, should_stop)) return false;
+  }
   // Per-node prices move on the usage profile alone: no cost, no upper bound.
   relax_.update(*assign, 0.0, 0.0, rng);
   return true;

@@ -14,6 +14,7 @@
 #include <functional>
 #include <vector>
 
+#include "contraction.h"
 #include "memory_relax.h"
 #include "message_passing.h"
 #include "rng.h"
@@ -31,7 +32,9 @@ class PenalisedRounding {
   // `variant` k > 0 (a second, third... rounding thread) runs 3 + k passes
   // per price, and odd variants sweep breadth-first: the search is otherwise
   // deterministic, and identical threads would repeat each other's work.
-  void init(const SearchModel& m, int variant = 0);
+  // With `contraction`, the messages run on the contracted problem and their
+  // rounding is expanded back.
+  void init(const SearchModel& m, int variant = 0, const Contraction* contraction = nullptr);
   int passes_per_price() const { return passes_; }
   // Sets the current prices, runs passes_per_price() passes and writes the last
   // forward pass's rounding into *assign, then moves the prices by it.
@@ -50,6 +53,9 @@ class PenalisedRounding {
   MessagePassing mp_;
   MemoryRelax relax_;
   std::vector<double> weight_;
+  const Contraction* contraction_ = nullptr;
+  std::vector<double> extra_;
+  std::vector<int32_t> contracted_;
   bool usage_nonnegative_ = true;
   int passes_ = kPassesPerPrice;
   std::vector<int32_t> by_end_;  // nodes with an interval, by the end of it

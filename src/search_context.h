@@ -9,11 +9,15 @@
 #include "incumbent.h"
 #include "search_model.h"
 #include "solver.h"
+#include "contraction.h"
+#include "tied_groups.h"
 
 namespace iopddl {
 
 struct SearchContext {
   const SearchModel* model = nullptr;
+  const TiedGroups* groups = nullptr;
+  const Contraction* contraction = nullptr;  // null when no node is tied
   const SolveOptions* options = nullptr;
   Incumbent* incumbent = nullptr;
   std::chrono::steady_clock::time_point start, deadline;

@@ -40,6 +40,14 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
   result.stats.reduce_seconds = ctx.elapsed();
   result.proven_infeasible = rs.wiped_out;
   ctx.model = &model;
+  TiedGroups groups;
+  if (!rs.wiped_out) groups.build(model);
+  ctx.groups = &groups;
+  Contraction contraction;
+  if (groups.size() > 0 && !ctx.should_stop()) {
+    contraction.build(model, groups);
+    ctx.contraction = &contraction;
+  }
   // Every step from here on is skipped once the time is up: an answer on
   // time beats a better one late.
   if (!rs.wiped_out && !ctx.should_stop()) {

@@ -39,7 +39,7 @@ void run_worker(SearchContext* ctx, int tid) {
   Rng rng(ctx->options->seed * 0x9E3779B97F4A7C15ULL + uint64_t(tid) * 7919 + 1);
   const std::function<bool()> stop = [ctx] { return ctx->should_stop(); };
   LocalSearch ls;
-  ls.init(m);
+  ls.init(m, ctx->groups);
   // Every thread's search prices memory per node, bracketed (better than the
   // per-segment multipliers on S by 2-3 %, equal on M). Thread 0 also
   // keeps multipliers per segment, moved by its eliminations' answers, for the
@@ -124,7 +124,7 @@ void run_worker(SearchContext* ctx, int tid) {
   const int64_t max_rounds = ctx->options->max_rounds;
   PenalisedRounding pr;
   std::vector<int32_t> prounded;
-  if (rounds_penalised) pr.init(m, tid / 2);
+  if (rounds_penalised) pr.init(m, tid / 2, ctx->contraction);
   // A bound computed in doubles, offered as an integer after subtracting a
   // margin for the rounding error (`magnitude`: the sum of the magnitudes of
   // the pieces added up).

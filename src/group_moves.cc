@@ -1,0 +1,105 @@
+#include "group_moves.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace iopddl {
+
+void GroupMoves::init(const SearchModel& m, const TiedGroups* groups) {
+  m_ = &m;
+  groups_ = groups;
+}
+
+void GroupMoves::deltas(const SearchState& st, int g, std::vector<double>* delta,
+                        std::vector<char>* raises) const {
+  const SearchModel& m = *m_;
+  const TiedGroups& G = *groups_;
+  const int K = G.choices(g), count = G.member_count(g);
+  const int32_t* mem = G.members(g);
+  delta->assign(K, 0.0);
+  raises->assign(K, 0);
+  double* d = delta->data();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < count; ++k) {
+    const int x = mem[k], cur = st.s[x];
+    const double base = m.node_cost(x, cur);
+    const int64_t use = m.usage(x, cur);
+    const bool timed = m.has_interval(x);
+    for (int c = 0; c < K; ++c) {
+      const int32_t t = G.strategy(g, k, c);
+      if (t < 0) { d[c] = inf; continue; }
+      d[c] += m.node_cost(x, t) - base;
+      if (timed && m.usage(x, t) > use) (*raises)[c] = 1;
+    }
+    for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
+      const Incidence& inc = m.adj[a];
+      const int o = inc.other, so = st.s[o];
+      const double now = m.pair_cost(inc, cur, so);
+      if (G.group_of(o) == g) {
+        if (!inc.self_is_u) continue;  // counted once, from the row end
+        const int ko = G.position(o);
+        for (int c = 0; c < K; ++c) {
+          const int32_t t = G.strategy(g, k, c), to = G.strategy(g, ko, c);
+          if (t >= 0 && to >= 0) d[c] += m.pair_cost(inc, t, to) - now;
+        }
+      } else {
+        for (int c = 0; c < K; ++c) {
+          const int32_t t = G.strategy(g, k, c);
+          if (t >= 0) d[c] += m.pair_cost(inc, t, so) - now;
+        }
+      }
+    }
+  }
+}
+
+void GroupMoves::apply(SearchState* st, int g, int c, double delta, std::vector<std::pair<int, int>>* log) const {
+  const TiedGroups& G = *groups_;
+  const int32_t* mem = G.members(g);
+  for (int k = 0; k < G.member_count(g); ++k) {
+    const int x = mem[k], t = G.strategy(g, k, c);
+    if (st->s[x] == t) continue;
+    if (log) log->push_back({x, st->s[x]});
+    st->apply(x, t, 0.0);
+  }
+  st->cost += delta;
+}
+
+int64_t GroupMoves::descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop,
+                            std::vector<std::pair<int, int>>* moved) {
+  if (!active()) return 0;
+  const int groups = groups_->size();
+  order_.resize(groups);
+  for (int g = 0; g < groups; ++g) order_[g] = g;
+  std::vector<std::pair<int, int>> undo;
+  int64_t moves = 0;
+  for (bool improved = true; improved;) {
+    improved = false;
+    for (int k = groups; k > 1; --k) std::swap(order_[k - 1], order_[rng->below(uint32_t(k))]);
+    for (int g : order_) {
+      if (should_stop()) return moves;
+      deltas(*st, g, &delta_, &raises_);
+      const bool fits = st->within_limit();
+      // Candidates by cost change, best first; the first that fits is taken.
+      rank_.clear();
+      const double eps = 1e-9 * std::max(1.0, std::abs(st->cost));
+      for (int c = 0; c < int(delta_.size()); ++c)
+        if (delta_[c] < -eps && (fits || !raises_[c])) rank_.push_back(c);
+      std::sort(rank_.begin(), rank_.end(), [&](int a, int b) { return delta_[a] < delta_[b]; });
+      for (int c : rank_) {
+        undo.clear();
+        apply(st, g, c, delta_[c], &undo);
+        if (!raises_[c] || st->within_limit()) {
+          if (moved) moved->insert(moved->end(), undo.begin(), undo.end());
+          ++moves;
+          improved = true;
+          break;
+        }
+        for (size_t k = undo.size(); k-- > 0;) st->apply(undo[k].first, undo[k].second, 0.0);
+        st->cost -= delta_[c];
+      }
+    }
+  }
+  return moves;
+}
+
+}  // namespace iopddl

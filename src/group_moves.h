@@ -1,0 +1,42 @@
+// Group moves: a tied group (tied_groups.h) set as a whole to another of its
+// choices, every member at once. The move's cost change is computed without
+// touching the state (edges inside the group change at both ends, edges
+// leaving it at one); memory is checked by applying the move and undoing it if
+// the usage no longer fits.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "rng.h"
+#include "search_state.h"
+#include "tied_groups.h"
+
+namespace iopddl {
+
+class GroupMoves {
+ public:
+  void init(const SearchModel& m, const TiedGroups* groups);
+  bool active() const { return groups_ && groups_->size() > 0; }
+  // Best-improvement group moves, swept over the groups in random order until
+  // a sweep finds none. A state within the limit stays within it; one over the
+  // limit only takes moves that raise no member's usage. Every member moved is
+  // appended to *moved (when given) as (node, previous strategy).
+  int64_t descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop,
+                  std::vector<std::pair<int, int>>* moved = nullptr);
+  // The cost change of each choice of group g into *delta (+inf for a choice
+  // that cannot be taken), and whether it raises some member's usage.
+  void deltas(const SearchState& st, int g, std::vector<double>* delta, std::vector<char>* raises) const;
+
+ private:
+  const SearchModel* m_ = nullptr;
+  const TiedGroups* groups_ = nullptr;
+  std::vector<double> delta_;
+  std::vector<char> raises_;
+  std::vector<int32_t> order_, rank_;
+  // Sets group g to choice c; appends the members' previous strategies to *log.
+  void apply(SearchState* st, int g, int c, double delta, std::vector<std::pair<int, int>>* log) const;
+};
+
+}  // namespace iopddl

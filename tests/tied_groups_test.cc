@@ -1,0 +1,170 @@
+// Tied groups, their contraction and group moves: exact on small random
+// instances whose edges are often bijections (with costs, and cycles whose
+// ties may disagree).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "contraction.h"
+#include "group_moves.h"
+#include "random_instance.h"
+#include "reduce_domains.h"
+#include "search_state.h"
+#include "tied_groups.h"
+
+using namespace iopddl;
+
+namespace {
+
+// Random graphs on 3..8 nodes of 1..3 strategies where most edges between
+// nodes of equal strategy counts are bijections (a permutation allowed, the
+// rest forbidden; allowed entries cost 0 or more), the others ordinary.
+Problem tied_instance(uint64_t seed) {
+  Rng rng(seed);
+  Problem p;
+  p.name = "tied-" + std::to_string(seed);
+  const int n = 3 + int(rng.below(6));
+  for (int i = 0; i < n; ++i) {
+    const int lo = int(rng.below(6));
+    p.interval_lo.push_back(lo);
+    p.interval_hi.push_back(lo + int(rng.below(6)));
+    const int K = 1 + int(rng.below(3));
+    for (int s = 0; s < K; ++s) {
+      p.node_cost.push_back(rng.below(12) == 0 ? kForbidden : int64_t(rng.below(50)));
+      p.node_usage.push_back(int64_t(rng.below(20)));
+    }
+    p.strategy_offset.push_back(p.node_cost.size());
+  }
+  const int m = int(rng.below(uint32_t(2 * n + 2)));
+  for (int e = 0; e < m; ++e) {
+    const int u = int(rng.below(uint32_t(n)));
+    int v = int(rng.below(uint32_t(n)));
+    if (u == v && rng.below(4) != 0) v = (u + 1) % n;
+    p.edge_u.push_back(u);
+    p.edge_v.push_back(v);
+    const int Ku = p.num_strategies(u), Kv = p.num_strategies(v);
+    if (Ku == Kv && u != v && rng.below(4) != 0) {
+      std::vector<int> perm(Ku);
+      for (int k = 0; k < Ku; ++k) perm[k] = k;
+      for (int k = Ku; k > 1; --k) std::swap(perm[k - 1], perm[rng.below(uint32_t(k))]);
+      for (int r = 0; r < Ku; ++r)
+        for (int c = 0; c < Kv; ++c)
+          p.edge_cost.push_back(c != perm[r] ? kForbidden : rng.below(2) ? 0 : int64_t(rng.below(30)));
+    } else {
+      for (int k = 0; k < Ku * Kv; ++k)
+        p.edge_cost.push_back(rng.below(6) == 0 ? kForbidden : int64_t(rng.below(60)));
+    }
+    p.edge_cost_offset.push_back(p.edge_cost.size());
+  }
+  p.has_usage_limit = rng.below(3) != 0;
+  p.usage_limit = int64_t(20 + rng.below(40));
+  finalize_problem(&p);
+  return p;
+}
+
+struct Prepared {
+  SearchModel m;
+  TiedGroups groups;
+  bool wiped = false;
+};
+
+void prepare(const Problem& p, Prepared* out) {
+  out->m.build(p);
+  out->wiped = reduce_domains(&out->m).wiped_out;
+  if (!out->wiped) out->groups.build(out->m);
+}
+
+std::vector<std::vector<int32_t>> live_domains(const SearchModel& m) {
+  std::vector<std::vector<int32_t>> d(m.n);
+  for (int i = 0; i < m.n; ++i) d[i].assign(m.domain(i), m.domain(i) + m.dom_size(i));
+  return d;
+}
+
+}  // namespace
+
+// Every contracted assignment costs exactly what its expansion costs, and the
+// contracted problem's optimum is the original's (without the limit, over the
+// live domains).
+TEST(Contraction, ExactOnRandomTiedInstances) {
+  int with_groups = 0, compared = 0;
+  for (uint64_t seed = 1; seed <= 5000; ++seed) {
+    Problem p = tied_instance(seed);
+    p.has_usage_limit = false;
+    Prepared pr;
+    prepare(p, &pr);
+    if (pr.wiped || pr.groups.size() == 0) continue;
+    ++with_groups;
+    Contraction c;
+    c.build(pr.m, pr.groups);
+    const Problem& cp = c.problem();
+    ASSERT_EQ(cp.num_nodes(), c.nodes());
+    // Walk every contracted assignment.
+    std::vector<int32_t> a(cp.num_nodes(), 0), x;
+    Int128 best_contracted = -1;
+    for (;;) {
+      c.expand(a, &x);
+      const Evaluation ec = evaluate(cp, a), ex = evaluate(p, x);
+      if (ec.feasible()) {
+        ASSERT_TRUE(ex.feasible()) << "seed " << seed;
+        ASSERT_EQ(to_string(ec.total_cost), to_string(ex.total_cost)) << "seed " << seed;
+        if (best_contracted < 0 || ec.total_cost < best_contracted) best_contracted = ec.total_cost;
+      }
+      std::vector<int32_t> back;
+      c.project(x, &back);
+      if (ec.feasible()) ASSERT_EQ(back, a) << "seed " << seed;
+      int k = 0;
+      while (k < cp.num_nodes() && ++a[k] == cp.num_strategies(k)) a[k++] = 0;
+      if (k == cp.num_nodes()) break;
+    }
+    const auto doms = live_domains(pr.m);
+    const test_support::Exhaustive ex = test_support::exhaustive(p, &doms);
+    ASSERT_EQ(ex.feasible, best_contracted >= 0) << "seed " << seed;
+    if (ex.feasible) {
+      EXPECT_EQ(to_string(ex.cost), to_string(best_contracted)) << "seed " << seed;
+      ++compared;
+    }
+  }
+  EXPECT_GT(with_groups, 600);
+  EXPECT_GT(compared, 200);
+}
+
+// A group move's predicted cost change is the exact change, and the descent
+// keeps a state that fits within the limit and never raises its cost.
+TEST(GroupMoves, DeltasExactAndDescentSafe) {
+  int checked = 0, moved = 0;
+  for (uint64_t seed = 1; seed <= 5000; ++seed) {
+    Problem p = tied_instance(seed);
+    Prepared pr;
+    prepare(p, &pr);
+    if (pr.wiped || pr.groups.size() == 0) continue;
+    GroupMoves gm;
+    gm.init(pr.m, &pr.groups);
+    Rng rng(seed);
+    std::vector<int32_t> a(pr.m.n);
+    for (int i = 0; i < pr.m.n; ++i) a[i] = pr.m.domain(i)[rng.below(uint32_t(pr.m.dom_size(i)))];
+    SearchState st;
+    st.init(pr.m, a);
+    std::vector<double> delta;
+    std::vector<char> raises;
+    for (int g = 0; g < pr.groups.size(); ++g) {
+      gm.deltas(st, g, &delta, &raises);
+      for (int c = 0; c < pr.groups.choices(g); ++c) {
+        if (!std::isfinite(delta[c])) continue;
+        SearchState t = st;
+        for (int k = 0; k < pr.groups.member_count(g); ++k)
+          t.set(pr.groups.members(g)[k], pr.groups.strategy(g, k, c));
+        EXPECT_NEAR(t.full_cost() - st.full_cost(), delta[c], 1e-6 * std::max(1.0, std::abs(delta[c])))
+            << "seed " << seed;
+        ++checked;
+      }
+    }
+    const bool fits = st.within_limit();
+    const double before = st.full_cost();
+    moved += gm.descend(&st, &rng, [] { return false; }) > 0;
+    EXPECT_LE(st.full_cost(), before + 1e-6) << "seed " << seed;
+    EXPECT_NEAR(st.cost, st.full_cost(), 1e-6 * std::max(1.0, before)) << "seed " << seed;
+    if (fits) EXPECT_TRUE(st.within_limit()) << "seed " << seed;
+  }
+  EXPECT_GT(checked, 1000);
+  EXPECT_GT(moved, 100);
+}
