@@ -28,6 +28,10 @@ class GroupMoves {
   // The cost change of each choice of group g into *delta (+inf for a choice
   // that cannot be taken), and whether it raises some member's usage.
   void deltas(const SearchState& st, int g, std::vector<double>* delta, std::vector<char>* raises) const;
+  // Sets group g to choice c, whose cost change is `delta`; appends the
+  // members' previous strategies to *log when given.
+  void apply(SearchState* st, int g, int c, double delta, std::vector<std::pair<int, int>>* log) const;
+  const TiedGroups* groups() const { return groups_; }
 
  private:
   const SearchModel* m_ = nullptr;
@@ -35,8 +39,6 @@ class GroupMoves {
   std::vector<double> delta_;
   std::vector<char> raises_;
   std::vector<int32_t> order_, rank_;
-  // Sets group g to choice c; appends the members' previous strategies to *log.
-  void apply(SearchState* st, int g, int c, double delta, std::vector<std::pair<int, int>>* log) const;
 };
 
 }  // namespace iopddl

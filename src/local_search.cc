@@ -1,6 +1,7 @@
 #include "local_search.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace iopddl {
 
@@ -117,7 +118,48 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
         }
       }
     }
+    // Tied groups with a member alive at t: the whole group to a choice that
+    // lowers usage at t and raises no member's usage anywhere.
+    int best_g = -1;
+    if (group_moves_.active()) {
+      const TiedGroups& G = *group_moves_.groups();
+      if (group_seen_.size() != size_t(G.size())) group_seen_.assign(G.size(), 0);
+      ++stamp_;
+      for (int i : by_start_) {
+        if (m.p->seg_lo[i] > t) break;
+        const int g = G.group_of(i);
+        if (m.p->seg_hi[i] <= t || g < 0 || group_seen_[g] == stamp_) continue;
+        group_seen_[g] = stamp_;
+        group_moves_.deltas(*st, g, &delta_, &raises_);
+        for (int c = 0; c < G.choices(g); ++c) {
+          if (raises_[c] || !std::isfinite(delta_[c])) continue;
+          int64_t red = 0;
+          for (int k = 0; k < G.member_count(g); ++k) {
+            const int x = G.members(g)[k];
+            if (m.has_interval(x) && m.p->seg_lo[x] <= t && t < m.p->seg_hi[x])
+              red += m.usage(x, st->s[x]) - m.usage(x, G.strategy(g, k, c));
+          }
+          if (red <= 0) continue;
+          const bool clean = delta_[c] < 0.5 * m.big;
+          const double score = delta_[c] / double(std::min(red, excess));
+          if (best_i < 0 || (clean && !best_clean) ||
+              (clean == best_clean && (score < best_score || (score == best_score && red > best_red)))) {
+            best_clean = clean;
+            best_score = score;
+            best_i = g;
+            best_g = g;
+            best_s = c;
+            best_red = red;
+          }
+        }
+      }
+    }
     if (best_i < 0) return false;
+    if (best_g >= 0) {
+      group_moves_.deltas(*st, best_g, &delta_, &raises_);
+      group_moves_.apply(st, best_g, best_s, delta_[best_s], log);
+      continue;
+    }
     if (log) log->push_back({best_i, st->s[best_i]});
     st->set(best_i, best_s);
   }

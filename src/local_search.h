@@ -41,6 +41,10 @@ class LocalSearch {
   GroupMoves group_moves_;
   std::vector<std::pair<int, int>> group_moved_;
   std::vector<int32_t> seeds_;
+  std::vector<int32_t> group_seen_;  // stamp per group: considered at this repair step
+  int32_t stamp_ = 0;
+  std::vector<double> delta_;
+  std::vector<char> raises_;
 };
 
 }  // namespace iopddl
