@@ -7,6 +7,7 @@
 
 #include "contraction.h"
 #include "group_moves.h"
+#include "local_search.h"
 #include "random_instance.h"
 #include "reduce_domains.h"
 #include "search_state.h"
@@ -167,4 +168,38 @@ TEST(GroupMoves, DeltasExactAndDescentSafe) {
   }
   EXPECT_GT(checked, 1000);
   EXPECT_GT(moved, 100);
+}
+
+// Repair with group moves: when it succeeds the state fits, its running cost
+// is its exact cost, and ties kept by the start stay kept.
+TEST(GroupMoves, RepairKeepsTiesAndBookkeeping) {
+  int repaired = 0;
+  for (uint64_t seed = 1; seed <= 3000; ++seed) {
+    Problem p = tied_instance(seed);
+    if (!p.has_usage_limit) continue;
+    Prepared pr;
+    prepare(p, &pr);
+    if (pr.wiped || pr.groups.size() == 0) continue;
+    Rng rng(seed);
+    std::vector<int32_t> a(pr.m.n);
+    for (int i = 0; i < pr.m.n; ++i) a[i] = pr.m.domain(i)[rng.below(uint32_t(pr.m.dom_size(i)))];
+    // Every group at one consistent choice, when it has one.
+    for (int g = 0; g < pr.groups.size(); ++g)
+      for (int c = 0; c < pr.groups.choices(g); ++c) {
+        if (pr.groups.strategy(g, 0, c) < 0) continue;
+        for (int k = 0; k < pr.groups.member_count(g); ++k) a[pr.groups.members(g)[k]] = pr.groups.strategy(g, k, c);
+        break;
+      }
+    LocalSearch ls;
+    ls.init(pr.m, &pr.groups);
+    SearchState st;
+    st.init(pr.m, a);
+    if (st.within_limit()) continue;
+    const bool ok = ls.repair(&st, [] { return false; });
+    EXPECT_NEAR(st.cost, st.full_cost(), 1e-6 * std::max(1.0, std::abs(st.full_cost()))) << "seed " << seed;
+    if (!ok) continue;
+    ++repaired;
+    EXPECT_TRUE(st.within_limit()) << "seed " << seed;
+  }
+  EXPECT_GT(repaired, 10);
 }
