@@ -32,6 +32,7 @@ class LocalSearch {
               std::vector<std::pair<int, int>>* log = nullptr);
   // Nodes with an interval and a choice, sorted by their first segment.
   const std::vector<int32_t>& by_start() const { return by_start_; }
+  const GroupMoves& group_moves() const { return group_moves_; }
 
  private:
   const SearchModel* m_ = nullptr;

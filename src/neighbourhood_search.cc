@@ -5,8 +5,12 @@
 
 namespace iopddl {
 
-void NeighbourhoodSearch::init(const SearchModel& m, EliminationSolver* elim, LocalSearch* ls) {
+void NeighbourhoodSearch::init(const SearchModel& m, EliminationSolver* elim, LocalSearch* ls,
+                               const TiedGroups* groups) {
   m_ = &m;
+  groups_ = groups && groups->size() > 0 ? groups : nullptr;
+  in_window_.assign(m.n, 0);
+  group_taken_.assign(groups_ ? groups_->size() : 0, 0);
   elim_ = elim;
   ls_ = ls;
   ready_ = false;
@@ -19,6 +23,29 @@ void NeighbourhoodSearch::reset(const std::vector<int32_t>& best) {
   cur_.init(*m_, best);
   fixed_ = best;
   ready_ = true;
+}
+
+void NeighbourhoodSearch::take(int x, size_t cap, std::vector<int32_t>* frontier) {
+  const SearchModel& m = *m_;
+  if (m.dom_size(x) > 1 && in_window_[x] != clock_) {
+    in_window_[x] = clock_;
+    window_.push_back(x);
+  }
+  const int g = groups_ ? groups_->group_of(x) : -1;
+  if (g < 0 || group_taken_[g] == clock_) return;
+  group_taken_[g] = clock_;
+  if (window_.size() + size_t(groups_->member_count(g)) > cap) return;
+  for (int k = 0; k < groups_->member_count(g); ++k) {
+    const int y = groups_->members(g)[k];
+    if (m.dom_size(y) > 1 && in_window_[y] != clock_) {
+      in_window_[y] = clock_;
+      window_.push_back(y);
+    }
+    if (frontier && seen_[y] != clock_) {
+      seen_[y] = clock_;
+      frontier->push_back(y);
+    }
+  }
 }
 
 // A connected window of about `size` optimisable nodes around a random one,
@@ -40,7 +67,7 @@ void NeighbourhoodSearch::connected_window(Rng* rng, int size) {
     size_t span = std::min<size_t>(touched_.size() - head, 4);
     std::swap(touched_[head], touched_[head + rng->below(uint32_t(span))]);
     int x = touched_[head++];
-    if (m.dom_size(x) > 1) window_.push_back(x);
+    take(x, size_t(2 * size), &touched_);
     for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
       int o = m.adj[a].other;
       if (seen_[o] != clock_) { seen_[o] = clock_; touched_.push_back(o); }
@@ -71,16 +98,10 @@ void NeighbourhoodSearch::time_window(Rng* rng, int size) {
   }
   for (size_t k = alive.size(); k > 1; --k) std::swap(alive[k - 1], alive[rng->below(uint32_t(k))]);
   const size_t core = std::min<size_t>(alive.size(), size_t(std::max(1, size / 2)));
-  for (size_t k = 0; k < core; ++k) {
-    seen_[alive[k]] = clock_;
-    window_.push_back(alive[k]);
-  }
+  for (size_t k = 0; k < core; ++k) take(alive[k], size_t(2 * size), nullptr);
   for (size_t k = 0; k < core && int(window_.size()) < size; ++k) {
     const int x = alive[k];
-    for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
-      const int o = m.adj[a].other;
-      if (m.dom_size(o) > 1 && seen_[o] != clock_) { seen_[o] = clock_; window_.push_back(o); }
-    }
+    for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) take(m.adj[a].other, size_t(2 * size), nullptr);
   }
 }
 
@@ -110,17 +131,29 @@ bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) 
   undo_.clear();
   if (ls_->by_start().empty()) return false;
   const int x = ls_->by_start()[rng->below(uint32_t(ls_->by_start().size()))];
-  int best_t = -1;
-  double best_d = -1e-9;
-  for (int k = 0; k < m.dom_size(x); ++k) {
-    const int t = m.domain(x)[k];
-    if (m.usage(x, t) <= m.usage(x, cur_.s[x])) continue;
-    const double d = cur_.move_delta(x, t);
-    if (d < best_d) { best_d = d; best_t = t; }
+  const int g = groups_ ? groups_->group_of(x) : -1;
+  if (g >= 0) {
+    // A tied node moves with its group: the group's best choice that needs more memory.
+    const GroupMoves& gm = ls_->group_moves();
+    gm.deltas(cur_, g, &delta_, &raises_);
+    int best_c = -1;
+    for (int c = 0; c < groups_->choices(g); ++c)
+      if (raises_[c] && delta_[c] < -1e-9 && (best_c < 0 || delta_[c] < delta_[best_c])) best_c = c;
+    if (best_c < 0) return false;
+    gm.apply(&cur_, g, best_c, delta_[best_c], &undo_);
+  } else {
+    int best_t = -1;
+    double best_d = -1e-9;
+    for (int k = 0; k < m.dom_size(x); ++k) {
+      const int t = m.domain(x)[k];
+      if (m.usage(x, t) <= m.usage(x, cur_.s[x])) continue;
+      const double d = cur_.move_delta(x, t);
+      if (d < best_d) { best_d = d; best_t = t; }
+    }
+    if (best_t < 0) return false;
+    undo_.push_back({x, cur_.s[x]});
+    cur_.apply(x, best_t, best_d);
   }
-  if (best_t < 0) return false;
-  undo_.push_back({x, cur_.s[x]});
-  cur_.apply(x, best_t, best_d);
   if (!cur_.within_limit()) ls_->repair(&cur_, stop, &undo_);
   if (cur_.within_limit()) {
     touched_.clear();

@@ -20,13 +20,16 @@
 #include "local_search.h"
 #include "rng.h"
 #include "search_state.h"
+#include "tied_groups.h"
 #include "usage_tree.h"
 
 namespace iopddl {
 
 class NeighbourhoodSearch {
  public:
-  void init(const SearchModel& m, EliminationSolver* elim, LocalSearch* ls);
+  // `groups` (optional): tied groups enter a window whole, or not at all
+  // (a member held by a fixed one cannot move).
+  void init(const SearchModel& m, EliminationSolver* elim, LocalSearch* ls, const TiedGroups* groups = nullptr);
   // Starts from `best` (an assignment within the limit) and its cost.
   void reset(const std::vector<int32_t>& best);
   bool ready() const { return ready_; }
@@ -44,15 +47,20 @@ class NeighbourhoodSearch {
   bool ready_ = false;
   SearchState cur_;                 // the current assignment: the best one between moves
   std::vector<int32_t> fixed_;      // cur_.s, with -1 on a window's nodes during a solve
-  std::vector<int32_t> window_, seen_, touched_, y_;
+  const TiedGroups* groups_ = nullptr;
+  std::vector<int32_t> window_, seen_, in_window_, group_taken_, touched_, y_;
   int32_t clock_ = 0;
   std::vector<std::pair<int, int>> undo_;  // (node, previous strategy) of the move under test
   std::vector<int64_t> cap_;
-  std::vector<double> scaled_;
+  std::vector<double> scaled_, delta_;
+  std::vector<char> raises_;
   UsageTree overlap_;               // how many window nodes are alive, per segment
   double kind_weight_[3] = {1.0, 1.0, 1.0};
 
   void connected_window(Rng* rng, int size);
+  // Adds x to the window, with its whole tied group when the window stays
+  // within `cap` nodes; members join the frontier (when given) too.
+  void take(int x, size_t cap, std::vector<int32_t>* frontier);
   void time_window(Rng* rng, int size);
   void slack_caps();
   bool ejection(Rng* rng, const std::function<bool()>& stop);

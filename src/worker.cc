@@ -113,7 +113,7 @@ void run_worker(SearchContext* ctx, int tid) {
   constexpr int kModes = 4;
   double mode_weight[kModes] = {1.0, 1.0, 1.0, 1.0};
   NeighbourhoodSearch lns;
-  lns.init(m, &elim, &ls);
+  lns.init(m, &elim, &ls, ctx->groups);
   bool lns_synced = false;  // false: `best` changed outside the neighbourhood search
   // The neighbourhood search gets half the time of the global step: the jumps
   // to better basins come from the penalised solves, the search refines.
