@@ -37,6 +37,7 @@ const char* kUsage =
     "  --rounds N    stop after N search rounds per thread (with --threads 1 and a\n"
     "                fixed seed the answer is then reproducible)\n"
     "  --quiet       print only the solution line\n"
+    "  --stats       at the end, print per mechanism how often it was tried and improved\n"
     "  --help        this text\n"
     "  --version     the version\n"
     "\n"
@@ -156,12 +157,14 @@ int main(int argc, char** argv) {
   uint64_t seed = 1;
   int64_t rounds = 0;
   bool quiet = false;
+  bool print_stats = false;
   std::vector<const char*> pos;
   for (int k = 1; k < argc; ++k) {
     const char* a = argv[k];
     if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h")) { std::fputs(kUsage, stdout); return 0; }
     if (!std::strcmp(a, "--version")) { std::printf("iopddl %s\n", IOPDDL_VERSION); return 0; }
     if (!std::strcmp(a, "--quiet")) { quiet = true; continue; }
+    if (!std::strcmp(a, "--stats")) { print_stats = true; continue; }
     if (!std::strcmp(a, "--threads") || !std::strcmp(a, "--seed") || !std::strcmp(a, "--rounds")) {
       if (k + 1 >= argc) return usage_error(std::string(a) + " needs a value");
       uint64_t v;
@@ -233,6 +236,14 @@ int main(int argc, char** argv) {
                 r.elapsed_seconds + load_s, (long long)s.rounds, (long long)s.message_passes, (long long)s.windows,
                 (long long)s.local_moves, (long long)s.improvements, (long long)s.strategies_removed,
                 (long long)s.strategies_total, s.threads);
+    if (print_stats) {
+      std::printf("# tied groups %lld (%lld nodes), contracted problem %lld nodes\n", (long long)s.tied_groups,
+                  (long long)s.tied_nodes, (long long)s.contracted_nodes);
+      std::printf("# %-22s %12s %10s  %s\n", "mechanism", "tried", "improved", "what");
+      for (int k = 0; k < kMechanismCount; ++k)
+        std::printf("# %-22s %12lld %10lld  %s\n", kMechanismInfo[k].name, (long long)s.mechanisms[k].tried,
+                    (long long)s.mechanisms[k].improved, kMechanismInfo[k].what);
+    }
     if (r.feasible)
       std::printf("# cost %s (nodes %s, edges %s), peak usage %s%s%s\n", to_string(r.evaluation.total_cost).c_str(),
                   to_string(r.evaluation.node_cost).c_str(), to_string(r.evaluation.edge_cost).c_str(),

@@ -78,6 +78,7 @@ int64_t GroupMoves::descend(SearchState* st, Rng* rng, const std::function<bool(
     for (int g : order_) {
       if (should_stop()) return moves;
       deltas(*st, g, &delta_, &raises_);
+      if (counts) ++counts->tried;
       const bool fits = st->within_limit();
       // Candidates by cost change, best first; the first that fits is taken.
       rank_.clear();
@@ -91,6 +92,7 @@ int64_t GroupMoves::descend(SearchState* st, Rng* rng, const std::function<bool(
         if (!raises_[c] || st->within_limit()) {
           if (moved) moved->insert(moved->end(), undo.begin(), undo.end());
           ++moves;
+          if (counts) ++counts->improved;
           improved = true;
           break;
         }

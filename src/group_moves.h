@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "mechanisms.h"
 #include "rng.h"
 #include "search_state.h"
 #include "tied_groups.h"
@@ -32,6 +33,9 @@ class GroupMoves {
   // members' previous strategies to *log when given.
   void apply(SearchState* st, int g, int c, double delta, std::vector<std::pair<int, int>>* log) const;
   const TiedGroups* groups() const { return groups_; }
+  // Where group moves are counted (tried: groups evaluated; improved: moves
+  // made), when set.
+  MechanismCount* counts = nullptr;
 
  private:
   const SearchModel* m_ = nullptr;

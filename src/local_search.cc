@@ -131,6 +131,7 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
         if (m.p->seg_hi[i] <= t || g < 0 || group_seen_[g] == stamp_) continue;
         group_seen_[g] = stamp_;
         group_moves_.deltas(*st, g, &delta_, &raises_);
+        if (group_moves_.counts) ++group_moves_.counts->tried;
         for (int c = 0; c < G.choices(g); ++c) {
           if (raises_[c] || !std::isfinite(delta_[c])) continue;
           int64_t red = 0;
@@ -158,6 +159,7 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
     if (best_g >= 0) {
       group_moves_.deltas(*st, best_g, &delta_, &raises_);
       group_moves_.apply(st, best_g, best_s, delta_[best_s], log);
+      if (group_moves_.counts) ++group_moves_.counts->improved;
       continue;
     }
     if (log) log->push_back({best_i, st->s[best_i]});

@@ -33,6 +33,8 @@ class LocalSearch {
   // Nodes with an interval and a choice, sorted by their first segment.
   const std::vector<int32_t>& by_start() const { return by_start_; }
   const GroupMoves& group_moves() const { return group_moves_; }
+  // Counts group moves (descent and repair) into (*counts)[kGroupMove].
+  void set_counts(MechanismCounts* counts) { group_moves_.counts = counts ? &at(*counts, Mechanism::kGroupMove) : nullptr; }
 
  private:
   const SearchModel* m_ = nullptr;

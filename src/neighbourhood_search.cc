@@ -233,7 +233,10 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
     const bool tried = kind == 2 ? ejection(rng, stop) : window_move(kind, weight, rng, stop, &complete);
     if (!complete) break;
     if (!tried) continue;
+    static constexpr Mechanism kKind[3] = {Mechanism::kConnectedWindow, Mechanism::kTimeWindow, Mechanism::kEjection};
+    if (counts) ++at(*counts, kKind[kind]).tried;
     if (keep_if_better(best_cost)) {
+      if (counts) ++at(*counts, kKind[kind]).improved;
       best_cost = cur_.cost;
       kind_weight_[kind] += 1.0;
       improved(cur_.s, best_cost);

@@ -1,6 +1,7 @@
 // What every worker thread shares: the model, the incumbent, the clock, the
 // stop conditions and the statistics counters.
 #pragma once
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -25,6 +26,15 @@ struct SearchContext {
   int threads = 1;
 
   std::atomic<int64_t> rounds{0}, message_passes{0}, local_moves{0}, repairs{0}, improvements{0}, windows{0};
+  std::array<std::atomic<int64_t>, 2 * kMechanismCount> mechanism_counts{};
+  // Adds a thread's counts to the shared ones and zeroes them.
+  void add_counts(MechanismCounts* local) {
+    for (int k = 0; k < kMechanismCount; ++k) {
+      mechanism_counts[2 * k].fetch_add((*local)[k].tried, std::memory_order_relaxed);
+      mechanism_counts[2 * k + 1].fetch_add((*local)[k].improved, std::memory_order_relaxed);
+      (*local)[k] = {};
+    }
+  }
   std::mutex progress_mu;  // serialises callbacks and the history
   std::vector<ImprovementPoint> history;
   double first_feasible_seconds = -1;

@@ -109,6 +109,11 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
   result.stats.improvements = ctx.improvements.load();
   result.stats.first_feasible_seconds = ctx.first_feasible_seconds;
   result.stats.history = ctx.history;
+  result.stats.tied_groups = groups.size();
+  result.stats.tied_nodes = groups.tied_nodes();
+  result.stats.contracted_nodes = ctx.contraction ? ctx.contraction->nodes() : 0;
+  for (int k = 0; k < kMechanismCount; ++k)
+    result.stats.mechanisms[k] = {ctx.mechanism_counts[2 * k].load(), ctx.mechanism_counts[2 * k + 1].load()};
   ctx.report("done");
   return result;
 }

@@ -9,6 +9,7 @@
 
 #include "evaluate.h"
 #include "int128.h"
+#include "mechanisms.h"
 #include "problem.h"
 #include "status.h"
 
@@ -58,6 +59,10 @@ struct SolveStats {
   int64_t strategies_removed = 0;   // by the exact domain reductions
   int64_t nodes_fixed = 0;          // nodes left with one strategy
   double reduce_seconds = 0;
+  int64_t tied_groups = 0;          // groups of nodes tied by bijective edges (tied_groups.h)
+  int64_t tied_nodes = 0;           // nodes in them
+  int64_t contracted_nodes = 0;     // nodes of the problem with each group contracted (0: none tied)
+  MechanismCounts mechanisms{};     // per mechanism (mechanisms.h): tried, improved
   double first_feasible_seconds = -1;
   std::vector<ImprovementPoint> history;
 };

@@ -38,8 +38,15 @@ void run_worker(SearchContext* ctx, int tid) {
   const SearchModel& m = *ctx->model;
   Rng rng(ctx->options->seed * 0x9E3779B97F4A7C15ULL + uint64_t(tid) * 7919 + 1);
   const std::function<bool()> stop = [ctx] { return ctx->should_stop(); };
+  MechanismCounts counts{};  // this thread's, added to the shared ones every round and on return
+  struct Flush {
+    SearchContext* ctx;
+    MechanismCounts* counts;
+    ~Flush() { ctx->add_counts(counts); }
+  } flush{ctx, &counts};
   LocalSearch ls;
   ls.init(m, ctx->groups);
+  ls.set_counts(&counts);
   // Every thread's search prices memory per node, bracketed (better than the
   // per-segment multipliers on S by 2-3 %, equal on M). Thread 0 also
   // keeps multipliers per segment, moved by its eliminations' answers, for the
@@ -114,6 +121,7 @@ void run_worker(SearchContext* ctx, int tid) {
   double mode_weight[kModes] = {1.0, 1.0, 1.0, 1.0};
   NeighbourhoodSearch lns;
   lns.init(m, &elim, &ls, ctx->groups);
+  lns.counts = &counts;
   bool lns_synced = false;  // false: `best` changed outside the neighbourhood search
   // The neighbourhood search gets half the time of the global step: the jumps
   // to better basins come from the penalised solves, the search refines.
@@ -161,7 +169,8 @@ void run_worker(SearchContext* ctx, int tid) {
     if (rounds_penalised) {
       if (!pr.step(&prounded, &rng, &stop)) break;
       ctx->message_passes.fetch_add(pr.passes_per_price());
-      polish_and_offer(prounded);
+      ++at(counts, Mechanism::kPenalisedRounding).tried;
+      if (polish_and_offer(prounded)) ++at(counts, Mechanism::kPenalisedRounding).improved;
       if (rounds % 4 == 0) {
         double mag = 0;
         const double lb = pr.lower_bound(&mag);
@@ -245,6 +254,10 @@ void run_worker(SearchContext* ctx, int tid) {
         if (lagrangian_bound) bound_relax.update(y, pen.cost, best_cost, &rng);
       }
       const bool improved = polish_and_offer(y);
+      static constexpr Mechanism kRule[kModes] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
+                                                  Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
+      ++at(counts, kRule[mode]).tried;
+      if (improved) ++at(counts, kRule[mode]).improved;
       for (double& w : mode_weight) w *= 0.95;
       if (improved) mode_weight[mode] += 1.0;
       if (ctx->should_stop()) break;
@@ -266,6 +279,7 @@ void run_worker(SearchContext* ctx, int tid) {
                                        }));
       }
     }
+    ctx->add_counts(&counts);
     // Adopt the shared incumbent when another thread is ahead.
     if (ctx->incumbent->feasible() && ctx->incumbent->approx_cost() < best_cost - 1e-9) {
       ctx->incumbent->snapshot(&best);

@@ -16,6 +16,7 @@
 
 #include "evaluate.h"
 #include "load_json.h"
+#include "mechanisms.h"
 #include "solution_io.h"
 #include "version.h"
 
@@ -143,6 +144,29 @@ TEST_F(Cli, QuietPrintsOnlyTheSolution) {
   EXPECT_EQ(r.out, "[0, 0, 2, 1, 0]\n");
   EXPECT_EQ(r.err, "");
   EXPECT_LT(r.seconds, 0.5);
+}
+
+// --stats prints the tied groups and one line per mechanism of
+// src/mechanisms.h, each with its counts, and the solution stays the last line.
+TEST_F(Cli, StatsPrintsEveryMechanism) {
+  Outcome r = run({"--stats", "--threads", "2", kG, "1"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  expect_contest_output(r);
+  EXPECT_NE(r.out.find("# tied groups "), std::string::npos) << r.out;
+  for (int k = 0; k < kMechanismCount; ++k) {
+    const std::string name = kMechanismInfo[k].name;
+    const size_t at = r.out.find("# " + name + " ");
+    ASSERT_NE(at, std::string::npos) << name << "\n" << r.out;
+    long long tried = -1, improved = -1;
+    ASSERT_EQ(std::sscanf(r.out.c_str() + at + 2 + name.size(), "%lld %lld", &tried, &improved), 2) << name;
+    EXPECT_GE(tried, improved) << name;
+    EXPECT_GE(improved, 0) << name;
+  }
+  // G has tied groups: group moves run.
+  const size_t g = r.out.find("# groupMove ");
+  long long tried = 0;
+  std::sscanf(r.out.c_str() + g + 12, "%lld", &tried);
+  EXPECT_GT(tried, 0);
 }
 
 TEST_F(Cli, SolvesTheGInstanceWithinThreeSeconds) {

@@ -182,6 +182,14 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
     h += e.done();
   }
   st.raw("history", h + "]");
+  st.i64("tiedGroups", s.tied_groups).i64("tiedNodes", s.tied_nodes).i64("contractedNodes", s.contracted_nodes);
+  Json mech;  // one entry per mechanism of src/mechanisms.h, under its name
+  for (int k = 0; k < kMechanismCount; ++k) {
+    Json c;
+    c.i64("tried", s.mechanisms[k].tried).i64("improved", s.mechanisms[k].improved);
+    mech.raw(kMechanismInfo[k].name, c.done());
+  }
+  st.raw("mechanisms", mech.done());
   j.raw("stats", st.done());
   return j.done();
 }

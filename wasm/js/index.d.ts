@@ -154,6 +154,22 @@ export interface ImprovementPoint {
   feasible: boolean;
 }
 
+export type MechanismName =
+  | 'groupMove'
+  | 'penalisedRounding'
+  | 'eliminationBeliefs'
+  | 'eliminationRounding'
+  | 'eliminationBest'
+  | 'eliminationUnpriced'
+  | 'connectedWindow'
+  | 'timeWindow'
+  | 'ejection';
+
+export interface MechanismCount {
+  tried: number;
+  improved: number;
+}
+
 export interface SolveStats {
   /** Outer search rounds, all threads. */
   rounds: number;
@@ -168,6 +184,12 @@ export interface SolveStats {
   strategiesTotal: number;
   strategiesRemoved: number;
   nodesFixed: number;
+  /** Groups of nodes tied by bijective edges (they move together), the nodes in them, and the node count of the problem with each group contracted (0 when none is tied). */
+  tiedGroups: number;
+  tiedNodes: number;
+  contractedNodes: number;
+  /** Per search mechanism (the core's src/mechanisms.h): how often it was tried and how often it improved what it worked on. */
+  mechanisms: Record<MechanismName, MechanismCount>;
   reduceMs: number;
   firstFeasibleMs: number | null;
   /** Time the core's solve() took. */

@@ -188,6 +188,7 @@
     let slices = 0;
     const total = { rounds: 0, messagePasses: 0, windows: 0, localMoves: 0, repairs: 0, improvements: 0 };
     const history = [];
+    const mechanisms = {};
     let firstFeasible = null;
     let seed = BigInt(m.seed);
     if (m.aborted) aborted.add(m.id);
@@ -225,6 +226,11 @@
       }
       slices++;
       for (const k of Object.keys(total)) total[k] += r.stats[k];
+      for (const [name, c] of Object.entries(r.stats.mechanisms)) {
+        const t = (mechanisms[name] ??= { tried: 0, improved: 0 });
+        t.tried += c.tried;
+        t.improved += c.improved;
+      }
       if (firstFeasible === null && r.stats.firstFeasibleSeconds !== null) {
         firstFeasible = offset / 1000 + r.stats.firstFeasibleSeconds;
       }
@@ -246,6 +252,7 @@
     }
     best.stopped = aborted.has(m.id);
     Object.assign(best.stats, total, {
+      mechanisms,
       firstFeasibleSeconds: firstFeasible,
       history: history,
     });

@@ -122,6 +122,16 @@ describe('contest example', () => {
       assert.equal(typeof s[k], 'number', k);
     }
     assert.equal(s.strategiesTotal, 9);
+    for (const k of ['tiedGroups', 'tiedNodes', 'contractedNodes']) assert.equal(typeof s[k], 'number', k);
+    // The mechanisms the core counts are exactly the names index.d.ts declares.
+    const dts = readFileSync(new URL('../js/index.d.ts', import.meta.url), 'utf8');
+    const union = dts.match(/export type MechanismName =([^;]*);/)[1];
+    const declared = [...union.matchAll(/'([a-zA-Z]+)'/g)].map((m) => m[1]).sort();
+    assert.deepEqual(Object.keys(s.mechanisms).sort(), declared);
+    for (const c of Object.values(s.mechanisms)) {
+      assert.equal(typeof c.tried, 'number');
+      assert.ok(c.improved <= c.tried);
+    }
     assert.ok(s.history.length >= 1);
     assert.equal(s.history.at(-1).cost, 445n);
     assert.ok(r.elapsedMs > 0 && r.elapsedMs < 5000, `elapsed ${r.elapsedMs}`);
