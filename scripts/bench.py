@@ -9,9 +9,15 @@ folder, since the contest hands the binary plain JSON.
   scripts/bench.py                          # all instances, contest timeouts
   scripts/bench.py --fraction 0.25 --runs 3 # a quarter of each timeout, median of 3
   scripts/bench.py --only A G --threads 2
+  scripts/bench.py --renumber 7             # nodes renumbered at random (seed 7)
+
+With --renumber the solver runs on a copy of each instance with its nodes
+and edges renumbered (scripts/renumber.py, cached next to the decompressed
+files); its answer is mapped back and evaluated on the original instance.
 """
 import argparse
 import gzip
+import json
 import os
 import re
 import statistics
@@ -44,6 +50,34 @@ def plain_json(bench_dir, cache, name):
     return dst
 
 
+def permuted_json(path, cache, seed):
+    """A renumbered copy of path in cache and its permutation (new index of each old node)."""
+    base = os.path.basename(path)
+    if base.endswith(".json"):
+        base = base[:-5]
+    dst = os.path.join(cache, f"{base}.perm{seed}.json")
+    if not os.path.exists(dst) or os.path.getmtime(dst) < os.path.getmtime(path):
+        # In a child process, so that the parsed instance's memory goes back to the system.
+        script = os.path.join(ROOT, "scripts", "renumber.py")
+        subprocess.run([sys.executable, script, "permute", path, dst, "--seed", str(seed)], check=True)
+    with open(dst + ".perm") as f:
+        perm = json.load(f)
+    return dst, perm
+
+
+def unpermute_answer(perm, sol):
+    """The answer sol (text, renumbered) in the original numbering; sol itself if it is no answer."""
+    if not sol.startswith("["):
+        return sol
+    try:
+        new = json.loads(sol)
+        if len(new) != len(perm):
+            return sol
+        return "[" + ", ".join(str(new[perm[i]]) for i in range(len(perm))) + "]"
+    except (ValueError, TypeError, IndexError):
+        return sol
+
+
 def evaluate(binary, path, sol, tmpdir):
     sol_file = os.path.join(tmpdir, "solution.txt")
     with open(sol_file, "w") as f:
@@ -68,32 +102,40 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", nargs="*", help="instance letters, e.g. A G")
+    ap.add_argument("--renumber", type=int, metavar="SEED",
+                    help="run on each instance with its nodes renumbered at random (seed SEED), score on the original")
     args = ap.parse_args()
 
     cache = os.path.join(ROOT, "build", "bench-data")
     os.makedirs(cache, exist_ok=True)
     rows = read_table(args.benchmarks)
     print(f"# {os.cpu_count()} cores, threads {args.threads}, fraction {args.fraction:g} of the contest timeouts, "
-          f"{args.runs} run(s) per instance (median)")
+          f"{args.runs} run(s) per instance (median)"
+          + (f", nodes renumbered (seed {args.renumber})" if args.renumber is not None else ""))
     print("instance  timeout_s  cost            feasible  score    gap_to_shared_lb  gap_to_own_bound  wall_s   peak_MB")
     scores = []
     for row in rows:
         if args.only and row["instance"] not in args.only:
             continue
         path = plain_json(args.benchmarks, cache, row["file"])
+        run_path, perm = path, None
+        if args.renumber is not None:
+            run_path, perm = permuted_json(path, cache, args.renumber)
         timeout = float(row["contest_timeout_s"]) * args.fraction
         best = int(row["best_known_cost"])
         lb = int(row["lower_bound"])
         results = []
         for r in range(args.runs):
             t0 = time.monotonic()
-            cmd = [args.binary, "--threads", str(args.threads), "--seed", str(args.seed + r), path, f"{timeout:g}"]
+            cmd = [args.binary, "--threads", str(args.threads), "--seed", str(args.seed + r), run_path, f"{timeout:g}"]
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             out = proc.stdout.read()
             _, status, usage = os.wait4(proc.pid, 0)
             wall = time.monotonic() - t0
             lines = out.decode().strip().splitlines()
             sol = lines[-1] if lines else ""
+            if perm is not None:
+                sol = unpermute_answer(perm, sol)
             own = None
             for line in lines:
                 m = re.search(r"bound (\d+)", line)

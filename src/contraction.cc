@@ -36,10 +36,13 @@ void Contraction::build(const SearchModel& m, const TiedGroups& groups) {
   origin_.clear();
   choice_.clear();
   choice_of_.assign(groups.size(), {});
-  // Contracted nodes in the order of their lowest original node.
-  for (int x = 0; x < m.n; ++x) {
+  // Contracted nodes in the sweep order of their first member, so that the
+  // contracted model's own index order is a sweep order too.
+  std::vector<char> placed(groups.size(), 0);
+  for (int x : m.order) {
     const int g = groups.group_of(x);
-    if (g >= 0 && groups.members(g)[0] != x) continue;
+    if (g >= 0 && placed[g]) continue;
+    if (g >= 0) placed[g] = 1;
     const int id = int(origin_.size());
     c.interval_lo.push_back(0);
     c.interval_hi.push_back(0);

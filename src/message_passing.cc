@@ -9,24 +9,20 @@ namespace iopddl {
 void MessagePassing::init(const SearchModel& m, bool breadth_first) {
   m_ = &m;
   const Problem& P = *m.p;
-  // Order: the nodes' own. Instance files list operators in program order,
-  // so layers and chains are already local, and passes walk the arrays in
-  // memory order. Against breadth-first order from node 0, on M without the
-  // limit: a pass takes 0.037 s vs 0.050 s, and after 500 passes the rounding
-  // costs 4.67e10 vs 5.37e10 (both settle at 4.587e10); with the limit, 2
-  // threads at 45 s, seeds 1-3: 49.94 / 49.98 / 49.94e9 vs 50.14 / 50.13 / 50.14e9.
-  // Breadth-first from node 0's component onwards is the odd rounding
-  // threads' order (with 4 threads or more): on A it finds better answers,
-  // 6.549e9 / 6.550e9 vs 6.569e9 / 6.569e9 at 60 s with 2 threads, seeds 1-2;
-  // on M worse. Alternating the two in one thread lost on M and S.
+  // Order: the model's sweep order (by live interval: layers and chains stay
+  // local, so messages travel along the program in one pass and converge
+  // fast), or breadth-first from its first node (the odd rounding threads'
+  // order with 4 threads or more: a second view of the graph, better on some
+  // instances, worse on others).
   order_.clear();
   if (!breadth_first) {
     order_.resize(m.n);
     pos_.resize(m.n);
-    for (int i = 0; i < m.n; ++i) order_[i] = pos_[i] = i;
+    order_ = m.order;
+    for (int k = 0; k < m.n; ++k) pos_[order_[k]] = k;
   } else {
     pos_.assign(m.n, -1);
-    for (int r = 0; r < m.n; ++r) {
+    for (int r : m.order) {
       if (pos_[r] >= 0) continue;
       size_t head = order_.size();
       pos_[r] = int(order_.size());

@@ -58,6 +58,28 @@ void SearchModel::build(const Problem& problem) {
   }
   mat_off.clear();
   mat.clear();
+  build_order();
+}
+
+void SearchModel::build_order() {
+  const Problem& P = *p;
+  std::vector<int64_t> lo(n, INT64_MAX), hi(n, INT64_MAX);
+  for (int i = 0; i < n; ++i)
+    if (has_interval(i)) {
+      lo[i] = P.seg_lo[i];
+      hi[i] = P.seg_hi[i];
+    }
+  for (int i = 0; i < n; ++i) {
+    if (has_interval(i)) continue;
+    for (uint32_t a = adj_off[i]; a < adj_off[i + 1]; ++a) {
+      const int o = adj[a].other;
+      if (has_interval(o) && P.seg_lo[o] < lo[i]) lo[i] = hi[i] = P.seg_lo[o];
+    }
+  }
+  order.resize(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return lo[a] != lo[b] ? lo[a] < lo[b] : hi[a] < hi[b]; });
 }
 
 void SearchModel::build_matrices() {

@@ -33,6 +33,12 @@ struct SearchModel {
   // built once. Empty for self-loops.
   std::vector<uint64_t> mat_off;  // per edge, + 1
   std::vector<double> mat;
+  // The sweep order: nodes by their live interval (start, then end). In a
+  // compiler's output that is nearly program order (on A exactly), so layers
+  // and chains are local, but it comes from the graph, not from how the nodes
+  // are numbered. A node without an interval goes with the earliest start
+  // among its neighbours; ties keep index order.
+  std::vector<int32_t> order;
 
   // Forbidden entries (>= 10^17) cost `big` in the search: more than every
   // finite entry together, so fewer forbidden entries always wins, yet small
@@ -44,6 +50,7 @@ struct SearchModel {
   // domains are final (reduce_domains() does it), so start-up fills them once.
   void build(const Problem& problem);
   void build_matrices();  // over the current domains
+  void build_order();     // `order`, from the intervals and the adjacency
   const double* matrix(int e) const { return mat.data() + mat_off[e]; }
   int dom_size(int i) const { return int(dom_off[i + 1] - dom_off[i]); }
   const int32_t* domain(int i) const { return dom.data() + dom_off[i]; }
