@@ -185,7 +185,6 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
       w = &scaled_;
     }
   }
-  for (int x : window_) fixed_[x] = -1;
   // Half the windows decide their stuck nodes greedily (given the fixed
   // surroundings that is well informed) instead of keeping them.
   EliminationOptions eo;
@@ -195,12 +194,22 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
   eo.usage_cap = &cap_;
   eo.free_nodes = &window_;
   eo.should_stop = &stop;
-  EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
-  for (int x : window_) fixed_[x] = cur_.s[x];
-  *complete = es.complete;
-  if (!es.complete) return false;
-  for (int x : window_)
-    if (y_[x] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, y_[x]); }
+  // A priced window whose answer does not fit is solved again with its
+  // prices doubled, up to twice: the first price is a guess.
+  const int attempts = w == &scaled_ ? 3 : 1;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    for (int x : window_) fixed_[x] = -1;
+    EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
+    for (int x : window_) fixed_[x] = cur_.s[x];
+    *complete = es.complete;
+    if (!es.complete) return false;
+    for (int x : window_)
+      if (y_[x] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, y_[x]); }
+    if (cur_.within_limit() || attempt + 1 == attempts) break;
+    for (size_t k = undo_.size(); k-- > 0;) cur_.set(undo_[k].first, undo_[k].second);
+    undo_.clear();
+    for (int x : window_) scaled_[x] *= 2;
+  }
   if (undo_.empty()) return false;
   if (cur_.within_limit()) ls_->descend_from(&cur_, window_, rng, stop, &undo_);
   return true;
