@@ -90,37 +90,34 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
     if (should_stop()) return false;
     const int t = st->usage.argmax();
     const int64_t excess = st->peak() - m.limit;
-    double best_score = 0;
-    int best_i = -1, best_s = -1;
-    int64_t best_red = 0;
-    bool best_clean = false;
+    // The candidate of least cost per unit of memory freed at t (of what is
+    // needed); a move that creates a forbidden pair is a last resort only.
+    struct Candidate {
+      bool clean = false;
+      double score = 0;
+      int64_t red = 0;
+      int node = -1, group = -1, choice = -1;  // a node's strategy, or a group's choice
+    } best;
+    auto consider = [&](double delta, int64_t red, int node, int group, int choice) {
+      const bool clean = delta < 0.5 * m.big;
+      const double score = delta / double(std::min(red, excess));
+      const bool first = best.node < 0 && best.group < 0;
+      if (first || (clean && !best.clean) ||
+          (clean == best.clean && (score < best.score || (score == best.score && red > best.red))))
+        best = {clean, score, red, node, group, choice};
+    };
     for (int i : by_start_) {
       if (m.p->seg_lo[i] > t) break;
       if (m.p->seg_hi[i] <= t) continue;
-      const int cur = st->s[i];
-      const int64_t cu = m.usage(i, cur);
+      const int64_t cu = m.usage(i, st->s[i]);
       const int32_t* d = m.domain(i);
       for (int k = 0; k < m.dom_size(i); ++k) {
-        const int s = d[k];
-        const int64_t red = cu - m.usage(i, s);
-        if (red <= 0) continue;
-        const double delta = st->move_delta(i, s);
-        // A move that creates a forbidden pair is a last resort only.
-        const bool clean = delta < 0.5 * m.big;
-        const double score = delta / double(std::min(red, excess));
-        if (best_i < 0 || (clean && !best_clean) ||
-            (clean == best_clean && (score < best_score || (score == best_score && red > best_red)))) {
-          best_clean = clean;
-          best_score = score;
-          best_i = i;
-          best_s = s;
-          best_red = red;
-        }
+        const int64_t red = cu - m.usage(i, d[k]);
+        if (red > 0) consider(st->move_delta(i, d[k]), red, i, -1, d[k]);
       }
     }
     // Tied groups with a member alive at t: the whole group to a choice that
     // lowers usage at t and raises no member's usage anywhere.
-    int best_g = -1;
     if (group_moves_.active()) {
       const TiedGroups& G = *group_moves_.groups();
       if (group_seen_.size() != size_t(G.size())) group_seen_.assign(G.size(), 0);
@@ -140,30 +137,19 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
             if (m.has_interval(x) && m.p->seg_lo[x] <= t && t < m.p->seg_hi[x])
               red += m.usage(x, st->s[x]) - m.usage(x, G.strategy(g, k, c));
           }
-          if (red <= 0) continue;
-          const bool clean = delta_[c] < 0.5 * m.big;
-          const double score = delta_[c] / double(std::min(red, excess));
-          if (best_i < 0 || (clean && !best_clean) ||
-              (clean == best_clean && (score < best_score || (score == best_score && red > best_red)))) {
-            best_clean = clean;
-            best_score = score;
-            best_i = g;
-            best_g = g;
-            best_s = c;
-            best_red = red;
-          }
+          if (red > 0) consider(delta_[c], red, -1, g, c);
         }
       }
     }
-    if (best_i < 0) return false;
-    if (best_g >= 0) {
-      group_moves_.deltas(*st, best_g, &delta_, &raises_);
-      group_moves_.apply(st, best_g, best_s, delta_[best_s], log);
+    if (best.group >= 0) {
+      group_moves_.deltas(*st, best.group, &delta_, &raises_);
+      group_moves_.apply(st, best.group, best.choice, delta_[best.choice], log);
       if (group_moves_.counts) ++group_moves_.counts->improved;
       continue;
     }
-    if (log) log->push_back({best_i, st->s[best_i]});
-    st->set(best_i, best_s);
+    if (best.node < 0) return false;
+    if (log) log->push_back({best.node, st->s[best.node]});
+    st->set(best.node, best.choice);
   }
   return true;
 }
