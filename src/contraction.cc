@@ -22,7 +22,10 @@ int32_t Contraction::strategy_of(int x, int cnode, int k) const {
   const int o = origin_[cnode];
   if (o >= 0) return m_->domain(x)[k];
   const int g = -o - 1;
-  return groups_->strategy(g, groups_->position(x), choice_[cproblem_.strategy_offset[cnode] + k]);
+  const int32_t t = groups_->strategy(g, groups_->position(x), choice_[cproblem_.strategy_offset[cnode] + k]);
+  // A group without a consistent choice keeps one, forbidden, whose members
+  // take their first live strategy wherever the ties disagree.
+  return t >= 0 ? t : m_->domain(x)[0];
 }
 
 void Contraction::build(const SearchModel& m, const TiedGroups& groups) {

@@ -3,6 +3,7 @@
 // ties may disagree).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "contraction.h"
@@ -106,6 +107,12 @@ TEST(Contraction, ExactOnRandomTiedInstances) {
     Int128 best_contracted = -1;
     for (;;) {
       c.expand(a, &x);
+      // Every node gets one of its live strategies, even in a group whose
+      // ties disagree on every choice (its contracted strategy is forbidden).
+      for (int i = 0; i < pr.m.n; ++i) {
+        const int32_t* d = pr.m.domain(i);
+        ASSERT_NE(std::find(d, d + pr.m.dom_size(i), x[i]), d + pr.m.dom_size(i)) << "seed " << seed;
+      }
       const Evaluation ec = evaluate(cp, a), ex = evaluate(p, x);
       if (ec.feasible()) {
         ASSERT_TRUE(ex.feasible()) << "seed " << seed;
