@@ -82,7 +82,6 @@ void Contraction::build(const SearchModel& m, const TiedGroups& groups) {
     }
     c.strategy_offset.push_back(c.node_cost.size());
   }
-  const int cn = int(origin_.size());
   c.node_usage.assign(c.node_cost.size(), 0);
   // Edges: inside a contracted node they add to its unary; between two they
   // merge into one matrix per pair.
@@ -122,7 +121,6 @@ void Contraction::build(const SearchModel& m, const TiedGroups& groups) {
       }
     }
   }
-  (void)cn;
   finalize_problem(&c);
   cmodel_.build(c);
   cmodel_.build_matrices();
