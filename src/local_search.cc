@@ -94,7 +94,7 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
     // needed); a move that creates a forbidden pair is a last resort only.
     struct Candidate {
       bool clean = false;
-      double score = 0;
+      double delta = 0, score = 0;
       int64_t red = 0;
       int node = -1, group = -1, choice = -1;  // a node's strategy, or a group's choice
     } best;
@@ -104,7 +104,7 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
       const bool first = best.node < 0 && best.group < 0;
       if (first || (clean && !best.clean) ||
           (clean == best.clean && (score < best.score || (score == best.score && red > best.red))))
-        best = {clean, score, red, node, group, choice};
+        best = {clean, delta, score, red, node, group, choice};
     };
     for (int i : by_start_) {
       if (m.p->seg_lo[i] > t) break;
@@ -142,14 +142,13 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
       }
     }
     if (best.group >= 0) {
-      group_moves_.deltas(*st, best.group, &delta_, &raises_);
-      group_moves_.apply(st, best.group, best.choice, delta_[best.choice], log);
+      group_moves_.apply(st, best.group, best.choice, best.delta, log);
       if (group_moves_.counts) ++group_moves_.counts->improved;
       continue;
     }
     if (best.node < 0) return false;
     if (log) log->push_back({best.node, st->s[best.node]});
-    st->set(best.node, best.choice);
+    st->apply(best.node, best.choice, best.delta);
   }
   return true;
 }

@@ -16,7 +16,6 @@ void MessagePassing::init(const SearchModel& m, bool breadth_first) {
   // instances, worse on others).
   order_.clear();
   if (!breadth_first) {
-    order_.resize(m.n);
     pos_.resize(m.n);
     order_ = m.order;
     for (int k = 0; k < m.n; ++k) pos_[order_[k]] = k;

@@ -28,14 +28,13 @@ bool PenalisedRounding::step(std::vector<int32_t>* assign, Rng* rng,
   if (contraction_) {
     contraction_->prices(weight_, &extra_);
     mp_.set_extra(extra_);
-    for (int k = 0; k < passes_; ++k)
-      if (!mp_.iterate(&contracted_, should_stop)) return false;
-    contraction_->expand(contracted_, assign);
   } else {
     mp_.set_weights(weight_);
-    for (int k = 0; k < passes_; ++k)
-      if (!mp_.iterate(assign, should_stop)) return false;
   }
+  std::vector<int32_t>* rounding = contraction_ ? &contracted_ : assign;
+  for (int k = 0; k < passes_; ++k)
+    if (!mp_.iterate(rounding, should_stop)) return false;
+  if (contraction_) contraction_->expand(contracted_, assign);
   // Per-node prices move on the usage profile alone: no cost, no upper bound.
   relax_.update(*assign, 0.0, 0.0, rng);
   return true;
