@@ -15,6 +15,7 @@
 
 #include "evaluate.h"
 #include "load_json.h"
+#include "params.h"
 #include "solution_io.h"
 #include "solver.h"
 #include "version.h"
@@ -38,6 +39,11 @@ const char* kUsage =
     "                fixed seed the answer is then reproducible)\n"
     "  --quiet       print only the solution line\n"
     "  --stats       at the end, print per mechanism how often it was tried and improved\n"
+    "  --start FILE  start from the solution in FILE (its last line [s0, s1, ...], such\n"
+    "                as a previous run's output)\n"
+    "  --set NAME=VALUE\n"
+    "                set a search parameter (repeatable; --list-params lists them)\n"
+    "  --list-params the search parameters: name, default, range and what each does\n"
     "  --help        this text\n"
     "  --version     the version\n"
     "\n"
@@ -111,6 +117,30 @@ std::string percent(Int128 num, Int128 den) {
   return buf;
 }
 
+// A whole (small) text file, such as a solution.
+Status read_text_file(const char* path, std::string* text) {
+  FILE* f = std::fopen(path, "rb");
+  if (!f) return Status::Error(std::string(path) + ": cannot open file: " + std::strerror(errno));
+  text->clear();
+  char buf[1 << 16];
+  size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, got);
+  const bool read_failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (read_failed) return Status::Error(std::string(path) + ": read error");
+  return Status::Ok();
+}
+
+void list_params() {
+  std::printf("%-24s %12s  %-24s %s\n", "parameter", "default", "range", "what it does");
+  for (int k = 0; k < kParamCount; ++k) {
+    const ParamInfo& info = kParamInfo[k];
+    char range[64];
+    std::snprintf(range, sizeof range, "[%.10g, %.10g]%s", info.lo, info.hi, info.integer ? " integer" : "");
+    std::printf("%-24s %12.10g  %-24s %s\n", info.name, info.def, range, info.why);
+  }
+}
+
 int run_evaluate(int argc, char** argv) {
   if (argc != 4) return usage_error("evaluate needs PROBLEM and SOLUTION_FILE");
   std::string why;
@@ -119,15 +149,9 @@ int run_evaluate(int argc, char** argv) {
   Problem p;
   Status st = load_problem_file(argv[2], &p);
   if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
-  FILE* f = std::fopen(argv[3], "rb");
-  if (!f) { std::fprintf(stderr, "iopddl: %s: cannot open file: %s\n", argv[3], std::strerror(errno)); return 3; }
   std::string text;
-  char buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
-  const bool read_failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (read_failed) { std::fprintf(stderr, "iopddl: %s: read error\n", argv[3]); return 3; }
+  st = read_text_file(argv[3], &text);
+  if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
   std::vector<int32_t> a;
   st = parse_solution(text, argv[3], &a);
   if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
@@ -158,6 +182,8 @@ int main(int argc, char** argv) {
   int64_t rounds = 0;
   bool quiet = false;
   bool print_stats = false;
+  const char* start_file = nullptr;
+  Params params;
   std::vector<const char*> pos;
   for (int k = 1; k < argc; ++k) {
     const char* a = argv[k];
@@ -165,6 +191,17 @@ int main(int argc, char** argv) {
     if (!std::strcmp(a, "--version")) { std::printf("iopddl %s\n", IOPDDL_VERSION); return 0; }
     if (!std::strcmp(a, "--quiet")) { quiet = true; continue; }
     if (!std::strcmp(a, "--stats")) { print_stats = true; continue; }
+    if (!std::strcmp(a, "--list-params")) { list_params(); return 0; }
+    if (!std::strcmp(a, "--set") || !std::strcmp(a, "--start")) {
+      if (k + 1 >= argc) return usage_error(std::string(a) + " needs a value");
+      if (!std::strcmp(a, "--start")) {
+        start_file = argv[++k];
+        continue;
+      }
+      Status ps = set_param(&params, argv[++k]);
+      if (!ps) return usage_error("--set: " + ps.message);
+      continue;
+    }
     if (!std::strcmp(a, "--threads") || !std::strcmp(a, "--seed") || !std::strcmp(a, "--rounds")) {
       if (k + 1 >= argc) return usage_error(std::string(a) + " needs a value");
       uint64_t v;
@@ -191,6 +228,8 @@ int main(int argc, char** argv) {
   if (timeout < 0) return usage_error("TIMEOUT_SECONDS must not be negative");
   std::string why;
   if (!readable(pos[0], &why)) return usage_error(std::string("cannot read PROBLEM ") + pos[0] + ": " + why);
+  if (start_file && !readable(start_file, &why))
+    return usage_error(std::string("cannot read --start ") + start_file + ": " + why);
 
   Problem p;
   Status st = load_problem_file(pos[0], &p);
@@ -203,6 +242,13 @@ int main(int argc, char** argv) {
   opt.threads = threads;
   opt.seed = seed;
   opt.max_rounds = rounds;
+  opt.params = params;
+  if (start_file) {
+    std::string text;
+    st = read_text_file(start_file, &text);
+    if (st) st = parse_solution(text, start_file, &opt.start);
+    if (!st) { std::fprintf(stderr, "iopddl: --start: %s\n", st.message.c_str()); return 3; }
+  }
   if (!quiet) {
     std::printf("# iopddl %s: %s, %d nodes, %d edges, limit %s, loaded in %.3f s\n", IOPDDL_VERSION,
                 printable(p.name).c_str(), p.num_nodes(), p.num_edges(),

@@ -123,6 +123,7 @@ void Contraction::build(const SearchModel& m, const TiedGroups& groups) {
   }
   finalize_problem(&c);
   cmodel_.build(c);
+  cmodel_.params = m.params;
   cmodel_.build_matrices();
 }
 

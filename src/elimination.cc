@@ -6,7 +6,6 @@
 namespace iopddl {
 
 namespace {
-constexpr uint64_t kDegree2Budget = 16u << 20;  // K_i * K_a * K_b
 }
 
 void EliminationSolver::init(const SearchModel& m) {
@@ -303,10 +302,10 @@ EliminationStats EliminationSolver::solve(const std::vector<int32_t>& fixed,
     }
   }
   dirty_.clear();
-  contract_budget_ = 4 * pool_.size() + (1u << 20);
+  contract_budget_ = uint64_t(m_->params.contract_budget * double(pool_.size())) + (1u << 20);
   msg_off_.clear();
   msg_.clear();
-  sweep_budget_ = 32 * pool_.size() + (1u << 20);
+  sweep_budget_ = uint64_t(m_->params.sweep_budget * double(pool_.size())) + (1u << 20);
   is_dirty_.assign(edges_.size(), 0);
   for (size_t e = 0; e < edges_.size(); ++e) mark_dirty(int(e));
   int remaining = int(free_.size());
@@ -338,7 +337,7 @@ EliminationStats EliminationSolver::solve(const std::vector<int32_t>& fixed,
         collect(c);
         int a = other_end(live_edges[0], c), b = other_end(live_edges[1], c);
         uint64_t work = uint64_t(m.dom_size(c)) * m.dom_size(a) * m.dom_size(b);
-        if (work > kDegree2Budget) continue;  // left for a decision
+        if (double(work) > m.params.degree2_budget) continue;  // left for a decision
       }
       i = c;
       break;

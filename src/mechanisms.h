@@ -19,7 +19,8 @@ namespace iopddl {
   X(kEliminationUnpriced, "eliminationUnpriced", "global elimination, rounding without the prices") \
   X(kConnectedWindow, "connectedWindow", "neighbourhood: connected window re-solved")               \
   X(kTimeWindow, "timeWindow", "neighbourhood: nodes alive at one moment re-solved")               \
-  X(kEjection, "ejection", "neighbourhood: one node or group ejected, overflow repaired")
+  X(kEjection, "ejection", "neighbourhood: one node or group ejected, overflow repaired")          \
+  X(kRestart, "restart", "search restarted after a stall (improved: new bests from later epochs)")
 
 enum class Mechanism : int {
 #define IOPDDL_ENUM(id, name, what) id,

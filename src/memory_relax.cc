@@ -92,8 +92,8 @@ void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double uppe
   if (dual > best_dual_ + 1e-9 * std::abs(best_dual_)) {
     best_dual_ = dual;
     stall_ = 0;
-  } else if (++stall_ >= 4) {
-    theta_ = std::max(0.02, theta_ * 0.6);
+  } else if (++stall_ >= m_->params.dual_stall) {
+    theta_ = std::max(0.02, theta_ * m_->params.dual_shrink);
     stall_ = 0;
   }
   double gap = upper - dual;
@@ -123,9 +123,10 @@ void MemoryRelax::update_nodes() {
   // cost per unit of memory, doubled from there until the node fits. (Starting
   // at the typical price and quadrupling reached the prices sooner but did
   // worse on S: 1.93e9 vs 1.73-1.79e9 at 45 s, one thread.)
-  const double start = 0.05 * rate_;
+  const double base_start = m_->params.first_price * rate_;
   for (int i = 0; i < m_->n; ++i) {
     if (!m_->has_interval(i) || m_->dom_size(i) < 2) continue;
+    const double start = start_scale_.empty() ? base_start : base_start * start_scale_[i];
     const int a = p.seg_lo[i], b = p.seg_hi[i];
     int l = 0;
     while ((2 << l) <= b - a) ++l;
@@ -143,6 +144,15 @@ void MemoryRelax::update_nodes() {
       if (w < 0.01 * start) w = lo_[i] = 0;  // never needed a price
     }
   }
+}
+
+void MemoryRelax::restart_diversified(Rng* rng) {
+  if (schedule_ != Schedule::kNodes || !needed_) return;
+  std::fill(w_.begin(), w_.end(), 0.0);
+  std::fill(lo_.begin(), lo_.end(), 0.0);
+  std::fill(hi_.begin(), hi_.end(), -1.0);
+  start_scale_.resize(m_->n);
+  for (double& f : start_scale_) f = std::exp2(4 * rng->uniform() - 2);
 }
 
 double MemoryRelax::penalty_offset() const {

@@ -31,6 +31,10 @@ class MemoryRelax {
   // is `cost`) towards the best known feasible cost `upper`: multipliers rise
   // where the limit is exceeded and fall where there is slack.
   void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng);
+  // kNodes: back to no prices, each node's first price scaled by its own
+  // random factor (log-uniform in [1/4, 4]), so that a restarted search
+  // prices memory along another path.
+  void restart_diversified(Rng* rng);
   // sum over segments of multiplier x limit: subtract from a bound of the
   // penalised problem to get a bound of the constrained one (kSegments only:
   // asserted; 0 in release builds).
@@ -41,6 +45,7 @@ class MemoryRelax {
   Schedule schedule_ = Schedule::kSegments;
   std::vector<double> w_, lo_, hi_;  // kNodes: weight and its bracket (hi_ < 0: none yet)
   std::vector<double> table_;        // kNodes: sparse table of the usage profile's maxima
+  std::vector<double> start_scale_;  // kNodes: per-node factor on the first price (empty: 1)
   void update_nodes();
   bool needed_ = false;
   double rate_ = 0;             // a typical cost per unit of memory

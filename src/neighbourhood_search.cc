@@ -166,7 +166,7 @@ bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) 
 bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weight, Rng* rng,
                                       const std::function<bool()>& stop, bool* complete) {
   undo_.clear();
-  const int size = 16 << rng->below(7);  // 16 .. 1024 nodes
+  const int size = m_->params.window_min << rng->below(m_->params.window_sizes);
   if (kind == 0) connected_window(rng, size);
   else time_window(rng, size);
   if (window_.empty()) return false;
@@ -251,7 +251,7 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
       improved(cur_.s, best_cost);
     }
   }
-  for (double& kw : kind_weight_) kw *= 0.9;
+  for (double& kw : kind_weight_) kw *= m_->params.move_decay;
   return moves;
 }
 

@@ -9,7 +9,7 @@ namespace iopddl {
 void PenalisedRounding::init(const SearchModel& m, int variant, const Contraction* contraction) {
   m_ = &m;
   contraction_ = contraction;
-  passes_ = kPassesPerPrice + std::max(0, variant);
+  passes_ = m.params.passes_per_price + std::max(0, variant);
   mp_.init(contraction ? contraction->model() : m, variant % 2 == 1);
   relax_.init(m, MemoryRelax::Schedule::kNodes);
   weight_.assign(m.n, 0.0);

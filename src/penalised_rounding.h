@@ -24,18 +24,16 @@ namespace iopddl {
 
 class PenalisedRounding {
  public:
-  // Passes between two price updates (2 threads, seed 1, M at 45 s / S at
-  // 60 s: 1 pass 51.93e9 / 1.522e9, 3 passes 50.14e9 / 1.512e9, 5 passes
-  // 50.13e9 / 1.528e9, 10 passes 50.14e9 / 1.523e9).
-  static constexpr int kPassesPerPrice = 3;
-
-  // `variant` k > 0 (a second, third... rounding thread) runs 3 + k passes
+  // `variant` k > 0 (a second, third... rounding thread) runs k more passes
   // per price, and odd variants sweep breadth-first: the search is otherwise
   // deterministic, and identical threads would repeat each other's work.
   // With `contraction`, the messages run on the contracted problem and their
   // rounding is expanded back.
   void init(const SearchModel& m, int variant = 0, const Contraction* contraction = nullptr);
   int passes_per_price() const { return passes_; }
+  // For a restarted search: the prices start again from none, along another
+  // path (MemoryRelax::restart_diversified); the messages are kept.
+  void restart_diversified(Rng* rng) { relax_.restart_diversified(rng); }
   // Sets the current prices, runs passes_per_price() passes and writes the last
   // forward pass's rounding into *assign, then moves the prices by it.
   // False if stopped first (*assign is then not an answer).
@@ -57,7 +55,7 @@ class PenalisedRounding {
   std::vector<double> extra_;
   std::vector<int32_t> contracted_;
   bool usage_nonnegative_ = true;
-  int passes_ = kPassesPerPrice;
+  int passes_ = 3;
   std::vector<int32_t> by_end_;  // nodes with an interval, by the end of it
   double cover_total() const;
 };

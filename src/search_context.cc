@@ -1,5 +1,7 @@
 #include "search_context.h"
 
+#include <algorithm>
+
 namespace iopddl {
 
 // A progress snapshot; the caller holds progress_mu.
@@ -22,8 +24,8 @@ void SearchContext::stop_if_proven() {
   if (has_lower_bound && incumbent->summary(&feasible, &cost) && feasible && cost <= lower_bound) done.store(true);
 }
 
-void SearchContext::offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit) {
-  if (!incumbent->offer(a, approx_cost, within_limit)) return;
+bool SearchContext::offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit) {
+  if (!incumbent->offer(a, approx_cost, within_limit)) return false;
   improvements.fetch_add(1);
   std::lock_guard<std::mutex> lock(progress_mu);
   Progress pr = progress("improved");
@@ -31,6 +33,7 @@ void SearchContext::offer(const std::vector<int32_t>& a, double approx_cost, boo
   if (pr.feasible && first_feasible_seconds < 0) first_feasible_seconds = pr.elapsed_seconds;
   stop_if_proven();
   if (options->on_progress) options->on_progress(pr);
+  return true;
 }
 
 void SearchContext::offer_bound(Int128 lb) {
@@ -45,6 +48,34 @@ void SearchContext::offer_bound(Int128 lb) {
 void SearchContext::report(const char* event) {
   std::lock_guard<std::mutex> lock(progress_mu);
   if (options->on_progress) options->on_progress(progress(event));
+}
+
+void SearchContext::offer_epoch(int e, const std::vector<int32_t>& a, double cost) {
+  std::lock_guard<std::mutex> lock(epoch_mu_);
+  if (e != epoch.load() || cost >= epoch_best_cost_ - 1e-9) return;
+  epoch_best_ = a;
+  epoch_best_cost_ = cost;
+  epoch_improved_at_ = elapsed();
+}
+
+bool SearchContext::adopt_epoch(int e, std::vector<int32_t>* a, double* cost) {
+  std::lock_guard<std::mutex> lock(epoch_mu_);
+  if (e != epoch.load() || epoch_best_cost_ >= *cost - 1e-9) return false;
+  *a = epoch_best_;
+  *cost = epoch_best_cost_;
+  return true;
+}
+
+bool SearchContext::restart_if_stalled(double factor, double min_seconds) {
+  std::lock_guard<std::mutex> lock(epoch_mu_);
+  const double now = elapsed();
+  if (epoch_best_cost_ >= 1e299) return false;  // nothing within the limit yet: keep searching
+  if (now - epoch_improved_at_ < std::max(min_seconds, factor * (epoch_improved_at_ - epoch_start_))) return false;
+  epoch.fetch_add(1);
+  epoch_best_.clear();
+  epoch_best_cost_ = 1e300;
+  epoch_start_ = epoch_improved_at_ = now;
+  return true;
 }
 
 }  // namespace iopddl

@@ -42,6 +42,20 @@ struct SearchContext {
   bool has_lower_bound = false;
   Int128 lower_bound = 0;
 
+  // Restarts (worker.cc): the search runs in epochs. Within an epoch the
+  // threads share the epoch's own best (not the global incumbent, which keeps
+  // every epoch's answers); when the epoch's best has not improved for long
+  // enough, the next epoch starts every thread afresh.
+  std::atomic<int> epoch{0};
+  // Offers an answer within the limit, found in `epoch`, to that epoch's best.
+  void offer_epoch(int epoch, const std::vector<int32_t>& a, double cost);
+  // Copies the epoch's best into *a and *cost if it is cheaper than *cost.
+  bool adopt_epoch(int epoch, std::vector<int32_t>* a, double* cost);
+  // Starts the next epoch when this one's best has stalled: no improvement for
+  // `factor` times as long as the epoch took to reach it, and at least
+  // `min_seconds`. True if it did.
+  bool restart_if_stalled(double factor, double min_seconds);
+
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
@@ -50,14 +64,18 @@ struct SearchContext {
     if (options->stop && options->stop->load(std::memory_order_relaxed)) return true;
     return std::chrono::steady_clock::now() >= deadline;
   }
-  // Offers a candidate to the incumbent and reports an improvement.
-  void offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit);
+  // Offers a candidate to the incumbent and reports an improvement (true).
+  bool offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit);
   void report(const char* event);
   // Raises the shared lower bound (thread-safe) and reports it.
   void offer_bound(Int128 lb);
 
  private:
   Progress progress(const char* event) const;
+  std::mutex epoch_mu_;
+  std::vector<int32_t> epoch_best_;
+  double epoch_best_cost_ = 1e300;
+  double epoch_start_ = 0, epoch_improved_at_ = 0;
   void stop_if_proven();
 };
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "int128.h"
+#include "params.h"
 #include "problem.h"
 
 namespace iopddl {
@@ -39,6 +40,9 @@ struct SearchModel {
   // are numbered. A node without an interval goes with the earliest start
   // among its neighbours; ties keep index order.
   std::vector<int32_t> order;
+  // The tuned values (params.h), read by every stage; solve() sets them from
+  // its options.
+  Params params;
 
   // Forbidden entries (>= 10^17) cost `big` in the search: more than every
   // finite entry together, so fewer forbidden entries always wins, yet small

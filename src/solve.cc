@@ -19,6 +19,14 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
   ctx.deadline = ctx.start + std::chrono::microseconds(int64_t(std::min(limit_s, 1e9) * 1e6));
   ctx.options = &options;
 
+  Evaluation start_eval;
+  if (!options.start.empty()) {
+    start_eval = evaluate(problem, options.start);
+    if (!start_eval.status.ok) {
+      result.status = Status::Error("start: " + start_eval.status.message);
+      return result;
+    }
+  }
   if (problem.num_nodes() == 0) {
     result.feasible = true;
     result.evaluation = evaluate(problem, {});
@@ -32,6 +40,7 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
 
   SearchModel model;
   model.build(problem);
+  model.params = options.params;
   result.stats.strategies_total = int64_t(model.dom.size());
   const std::function<bool()> should_stop = [&ctx] { return ctx.should_stop(); };
   ReduceStats rs = reduce_domains(&model, &should_stop);
@@ -58,6 +67,8 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
 
   Incumbent incumbent(problem);
   ctx.incumbent = &incumbent;
+  // The warm start is the first incumbent, so no report is worse than it.
+  if (!options.start.empty()) incumbent.offer(options.start, double(start_eval.total_cost), start_eval.within_limit);
   int threads = options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency());
   threads = std::max(1, std::min(threads, 256));
   result.stats.threads = threads;

@@ -10,6 +10,7 @@
 #include "evaluate.h"
 #include "int128.h"
 #include "mechanisms.h"
+#include "params.h"
 #include "problem.h"
 #include "status.h"
 
@@ -39,6 +40,12 @@ struct SolveOptions {
   // and at least every `heartbeat_seconds`.
   std::function<void(const Progress&)> on_progress;
   double heartbeat_seconds = 0.25;
+  // A warm start: one strategy per node (checked: length and range). The
+  // search starts from it, and the answer is never worse than it.
+  std::vector<int32_t> start;
+  // The search's tuned values (params.h); set them through set_param(), which
+  // checks names and ranges.
+  Params params;
 };
 
 struct ImprovementPoint {

@@ -36,6 +36,7 @@ std::vector<int32_t> least_usage_start(const SearchModel& m) {
 
 void run_worker(SearchContext* ctx, int tid) {
   const SearchModel& m = *ctx->model;
+  const Params& prm = m.params;
   Rng rng(ctx->options->seed * 0x9E3779B97F4A7C15ULL + uint64_t(tid) * 7919 + 1);
   const std::function<bool()> stop = [ctx] { return ctx->should_stop(); };
   MechanismCounts counts{};  // this thread's, added to the shared ones every round and on return
@@ -88,6 +89,30 @@ void run_worker(SearchContext* ctx, int tid) {
     st.cost = st.full_cost();
     ctx->offer(st.s, st.cost, st.within_limit());
   }
+  // Where every later epoch of the search starts (restarts, below).
+  const std::vector<int32_t> first = st.s;
+  const double first_cost = st.within_limit() ? st.cost : 1e300;
+  // A warm start, repaired and polished, is where the first epoch starts when
+  // it fits and is cheaper.
+  if (!ctx->options->start.empty() && !ctx->should_stop()) {
+    SearchState ws;
+    ws.init(m, ctx->options->start);
+    if (!ws.within_limit()) {
+      ctx->repairs.fetch_add(1);
+      ls.repair(&ws, stop);
+    }
+    ctx->local_moves.fetch_add(ls.descend(&ws, &rng, stop));
+    ws.cost = ws.full_cost();
+    ctx->offer(ws.s, ws.cost, ws.within_limit());
+    if (ws.within_limit() && (!st.within_limit() || ws.cost < st.cost)) st = ws;
+  }
+  if (st.within_limit()) ctx->offer_epoch(0, st.s, st.cost);
+  int epoch = 0;
+  // Offers an answer to the incumbent, and to this epoch's best when it fits.
+  auto share = [&](const std::vector<int32_t>& a, double cost, bool fits) {
+    if (ctx->offer(a, cost, fits) && epoch > 0) ++at(counts, Mechanism::kRestart).improved;
+    if (fits) ctx->offer_epoch(epoch, a, cost);
+  };
 
   if (ctx->should_stop()) return;
   // Two roles, split between the threads (one thread plays both).
@@ -112,7 +137,7 @@ void run_worker(SearchContext* ctx, int tid) {
   double lag_offset = 0;
   if (lagrangian_bound) mp_lag.init(m);
 
-  std::vector<int32_t> best = st.s;  // this thread's best within the limit
+  std::vector<int32_t> best = st.s;  // this thread's best within the limit, in this epoch
   double best_cost = st.within_limit() ? st.cost : 1e300;
   std::vector<int32_t> rounded, y, all_free(m.n, -1);
   std::vector<double> weight;
@@ -128,7 +153,7 @@ void run_worker(SearchContext* ctx, int tid) {
   // (Against twice the time, side by side at 60 s on S: 1.731 / 1.736 / 1.765e9
   // vs 1.817 / 1.804 / 1.787e9; A at 15 s reached 6.57e9 in 2 of 3 seeds vs
   // 0 of 3; M equal.)
-  const double lns_share = 0.5;
+  const double lns_share = prm.lns_share;
   const int64_t max_rounds = ctx->options->max_rounds;
   PenalisedRounding pr;
   std::vector<int32_t> prounded;
@@ -144,7 +169,7 @@ void run_worker(SearchContext* ctx, int tid) {
     st.init(m, cand);
     // Far over the limit, repair would be slow and lead nowhere good: the
     // candidate has done its job by moving the multipliers.
-    if (double(st.peak()) > 1.5 * double(m.limit) && best_cost < 1e299) return false;
+    if (double(st.peak()) > prm.repair_over * double(m.limit) && best_cost < 1e299) return false;
     if (!st.within_limit()) {
       ctx->repairs.fetch_add(1);
       ls.repair(&st, stop);
@@ -152,7 +177,7 @@ void run_worker(SearchContext* ctx, int tid) {
     ctx->local_moves.fetch_add(ls.descend(&st, &rng, stop));
     st.cost = st.full_cost();
     const bool fits = st.within_limit();
-    ctx->offer(st.s, st.cost, fits);
+    share(st.s, st.cost, fits);
     if (fits && st.cost < best_cost - 1e-9) {
       best = st.s;
       best_cost = st.cost;
@@ -171,7 +196,7 @@ void run_worker(SearchContext* ctx, int tid) {
       ctx->message_passes.fetch_add(pr.passes_per_price());
       ++at(counts, Mechanism::kPenalisedRounding).tried;
       if (polish_and_offer(prounded)) ++at(counts, Mechanism::kPenalisedRounding).improved;
-      if (rounds % 4 == 0) {
+      if (rounds % prm.rounding_bound_every == 0) {
         double mag = 0;
         const double lb = pr.lower_bound(&mag);
         offer_double_bound(lb, mag);
@@ -192,7 +217,7 @@ void run_worker(SearchContext* ctx, int tid) {
         offer_double_bound(lb, mag);
       }
       if (lagrangian_bound) {
-        if (rounds % 8 == 1) {
+        if (rounds % prm.lagrangian_refresh == 1 % prm.lagrangian_refresh) {
           std::vector<double> bw;
           bound_relax.node_weights(&bw);
           mp_lag.set_weights(bw);
@@ -230,7 +255,7 @@ void run_worker(SearchContext* ctx, int tid) {
       // 1.556e9 vs 1.539 / 1.564e9 without).
       EliminationOptions eo;
       eo.weight = &weight;
-      eo.belief_every = 16;
+      eo.belief_every = prm.belief_every;
       eo.should_stop = &stop;
       if (mode == 0) eo.randomness = 0.2 + 0.6 * rng.uniform();
       if (mode == 1) eo.hint = &rounded;
@@ -258,7 +283,7 @@ void run_worker(SearchContext* ctx, int tid) {
                                                   Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
       ++at(counts, kRule[mode]).tried;
       if (improved) ++at(counts, kRule[mode]).improved;
-      for (double& w : mode_weight) w *= 0.95;
+      for (double& w : mode_weight) w *= prm.rule_decay;
       if (improved) mode_weight[mode] += 1.0;
       if (ctx->should_stop()) break;
       // Large neighbourhood search around the best. With a round budget its
@@ -269,19 +294,40 @@ void run_worker(SearchContext* ctx, int tid) {
           lns_synced = true;
         }
         const double until = ctx->elapsed() + lns_share * (ctx->elapsed() - round_start);
-        int64_t budget = 64;
+        int64_t budget = prm.lns_round_moves;
         const std::function<bool()> more = [&] { return max_rounds > 0 ? budget-- > 0 : ctx->elapsed() < until; };
         ctx->windows.fetch_add(lns.run(weight, relax.needed(), &rng, more, stop,
                                        [&](const std::vector<int32_t>& a, double cost) {
                                          best = a;
                                          best_cost = cost;
-                                         ctx->offer(best, best_cost, true);
+                                         share(best, best_cost, true);
                                        }));
       }
     }
+    // Restarts: runs on small, memory-bound instances settle early, each in
+    // its own basin, and stay there; a fresh start samples another. The
+    // epoch's stall is judged against how long the epoch took to reach its
+    // best, so a search that keeps finding improvements is never cut off.
+    // With a round budget there are no restarts (they follow the clock).
+    if (tid == 0 && max_rounds == 0 && prm.restarts &&
+        ctx->restart_if_stalled(prm.restart_stall_factor, prm.restart_min_stall))
+      ++at(counts, Mechanism::kRestart).tried;
     ctx->add_counts(&counts);
-    // Adopt the shared incumbent when another thread is ahead.
-    if (ctx->incumbent->feasible() && ctx->incumbent->approx_cost() < best_cost - 1e-9) {
+    if (ctx->epoch.load() != epoch) {
+      // A new epoch: this thread's prices, rule weights and best start afresh
+      // (the incumbent keeps every epoch's answers); the bounds' state stays.
+      epoch = ctx->epoch.load();
+      relax.restart_diversified(&rng);
+      if (rounds_penalised) pr.restart_diversified(&rng);
+      for (double& w : mode_weight) w = 1.0;
+      best = first;
+      best_cost = first_cost;
+      lns_synced = false;
+    } else if (epoch > 0) {
+      // Adopt the epoch's best when another thread is ahead.
+      if (ctx->adopt_epoch(epoch, &best, &best_cost)) lns_synced = false;
+    } else if (ctx->incumbent->feasible() && ctx->incumbent->approx_cost() < best_cost - 1e-9) {
+      // Adopt the shared incumbent when another thread is ahead.
       ctx->incumbent->snapshot(&best);
       SearchState tmp;
       tmp.init(m, best);

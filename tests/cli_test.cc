@@ -17,6 +17,7 @@
 #include "evaluate.h"
 #include "load_json.h"
 #include "mechanisms.h"
+#include "params.h"
 #include "solution_io.h"
 #include "version.h"
 
@@ -169,6 +170,77 @@ TEST_F(Cli, StatsPrintsEveryMechanism) {
   EXPECT_GT(tried, 0);
 }
 
+// --list-params prints every parameter of src/params.h with its default.
+TEST_F(Cli, ListParamsPrintsTheTable) {
+  Outcome r = run({"--list-params"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  for (int k = 0; k < kParamCount; ++k) {
+    const std::string name = kParamInfo[k].name;
+    const size_t at = r.out.find("\n" + name + " ");
+    ASSERT_NE(at, std::string::npos) << name << "\n" << r.out;
+    double def = -1;
+    ASSERT_EQ(std::sscanf(r.out.c_str() + at + 1 + name.size(), "%lf", &def), 1) << name;
+    EXPECT_DOUBLE_EQ(def, kParamInfo[k].def) << name;
+  }
+}
+
+// --set reaches the search: the round-budgeted answer with the defaults set
+// explicitly is the plain one; another window size changes the run.
+TEST_F(Cli, SetChangesTheSearchAndDefaultsChangeNothing) {
+  const std::vector<std::string> base = {"--threads", "1", "--rounds", "3", "--quiet"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(kG);
+    args.push_back("30");
+    return run(args, 40);
+  };
+  Outcome plain = with({});
+  Outcome same = with({"--set", "lns_share=0.5", "--set", "window_min=16"});
+  ASSERT_EQ(plain.exit_code, 0) << describe(plain);
+  ASSERT_EQ(same.exit_code, 0) << describe(same);
+  EXPECT_EQ(plain.out, same.out);
+}
+
+// --start takes a previous run's whole output; the answer is never worse.
+TEST_F(Cli, StartFromAPreviousRun) {
+  Outcome first = run({"--threads", "1", "--rounds", "1", kG, "10"});
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  write_file(path("first.txt"), first.out);
+  Outcome again = run({"--threads", "1", "--seed", "3", "--start", path("first.txt"), kG, "1"});
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  expect_contest_output(again);
+  write_file(path("again.txt"), again.out);
+  auto cost_of = [&](const std::string& file) {
+    Outcome ev = run({"evaluate", kG, path(file)});
+    EXPECT_EQ(ev.exit_code, 0) << describe(ev);
+    return std::stoll(report(ev.out)["total cost"]);
+  };
+  EXPECT_LE(cost_of("again.txt"), cost_of("first.txt"));
+  // Its first cost line is no worse than the start.
+  const std::vector<std::string> lines = again.out_lines();
+  long long first_reported = -1;
+  for (const std::string& line : lines) {
+    const size_t at = line.find(" s cost ");
+    if (line.rfind("# ", 0) == 0 && at != std::string::npos) {
+      first_reported = std::stoll(line.substr(at + 8));
+      break;
+    }
+  }
+  EXPECT_GE(first_reported, 0) << again.out;
+  EXPECT_LE(first_reported, cost_of("first.txt"));
+
+  // A start that does not fit the problem is invalid input (exit 3).
+  write_file(path("short.txt"), "[0, 1]\n");
+  Outcome bad = run({"--start", path("short.txt"), kG, "1"});
+  EXPECT_EQ(bad.exit_code, 3) << describe(bad);
+  EXPECT_NE(bad.err.find("start: solution has 2 entries"), std::string::npos) << bad.err;
+  write_file(path("junk.txt"), "no solution here\n");
+  bad = run({"--start", path("junk.txt"), kG, "1"});
+  EXPECT_EQ(bad.exit_code, 3) << describe(bad);
+  EXPECT_NE(bad.err.find("junk.txt"), std::string::npos) << bad.err;
+}
+
 TEST_F(Cli, SolvesTheGInstanceWithinThreeSeconds) {
   Outcome r = run({kG, "3"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -274,6 +346,13 @@ TEST_F(Cli, BadArgumentsGiveUsageAndExit2) {
       {{"evaluate", missing, path("sol.txt")}, "cannot read PROBLEM " + missing},
       {{"evaluate", kExample, missing}, "cannot read SOLUTION_FILE " + missing},
       {{"evaluate", kExample, kData}, "cannot read SOLUTION_FILE " + kData + ": is a directory"},
+      {{"--set", "nope=1", kExample, "2"}, "--set: unknown parameter 'nope'"},
+      {{"--set", "rule_decay=2", kExample, "2"}, "--set: parameter rule_decay = 2 is out of its range [0, 1]"},
+      {{"--set", "belief_every=1.5", kExample, "2"}, "must be an integer"},
+      {{"--set", "belief_every", kExample, "2"}, "is not NAME=VALUE"},
+      {{kExample, "2", "--set"}, "--set needs a value"},
+      {{"--start", missing, kExample, "2"}, "cannot read --start " + missing + ": No such file or directory"},
+      {{kExample, "2", "--start"}, "--start needs a value"},
   };
   for (const auto& c : cases) {
     std::string shown;

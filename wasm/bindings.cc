@@ -31,6 +31,7 @@
 #include "int128.h"
 #include "load_json.h"
 #include "problem.h"
+#include "solution_io.h"
 #include "solver.h"
 #include "status.h"
 #include "version.h"
@@ -402,23 +403,76 @@ Task start_load(InputBuffer& input, const std::string& source) {
   return Task(task);
 }
 
+// Search parameters as "name=value" lines, checked against the core's table
+// (params.h); the first bad one's message on failure.
+Status parse_params(const std::string& text, Params* params) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    if (end > at) {
+      Status s = set_param(params, text.substr(at, end - at));
+      if (!s) return s;
+    }
+    at = end + 1;
+  }
+  return Status::Ok();
+}
+
+// A solution text (its last line [s0, s1, ...], as the CLI prints it) as
+// {"ok":true,"assignment":[...]} or {"ok":false,"message":...}.
+std::string parse_solution_json(const std::string& text, const std::string& source) {
+  std::vector<int32_t> a;
+  Status s = parse_solution(text, source, &a);
+  Json j;
+  j.boolean("ok", s.ok);
+  if (!s) return j.str("message", s.message).done();
+  std::string list = "[";
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (i) list += ',';
+    list += std::to_string(a[i]);
+  }
+  return j.raw("assignment", list + "]").done();
+}
+
+// "" when the parameter lines are valid, else what is wrong with the first bad one.
+std::string check_params(const std::string& params) {
+  Params prm;
+  Status s = parse_params(params, &prm);
+  return s ? "" : s.message;
+}
+
 // Starts a solve. `seed` is a decimal string (64 bits); `heartbeat` in seconds
-// (0: progress only on events).
+// (0: progress only on events); `params` as for check_params; the warm
+// start (`start_n` int32 at `start_ptr`, 0: none; checked by evaluate() first)
+// is copied before returning.
 Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int threads,
-                 const std::string& seed, double max_rounds, double heartbeat) {
+                 const std::string& seed, double max_rounds, double heartbeat, const std::string& params,
+                 double start_ptr, double start_n) {
   auto task = std::make_shared<TaskState>();
   std::shared_ptr<const Problem> problem = handle.problem();
   if (!problem) {
     task->fail("the problem was disposed");
     return Task(task);
   }
+  Params prm;
+  Status ps = parse_params(params, &prm);
+  if (!ps) {
+    task->fail(ps.message);
+    return Task(task);
+  }
+  const int32_t* sp = reinterpret_cast<const int32_t*>(uintptr_t(start_ptr));
+  std::vector<int32_t> start(sp, sp + size_t(start_n));
   uint64_t seed_value = std::strtoull(seed.c_str(), nullptr, 10);
-  run_task(task, [task, problem, time_limit_seconds, threads, seed_value, max_rounds, heartbeat] {
+  run_task(task, [task, problem, time_limit_seconds, threads, seed_value, max_rounds, heartbeat, prm,
+                  start = std::move(start)] {
     SolveOptions o;
     o.time_limit_seconds = time_limit_seconds;
     o.threads = threads;
     o.seed = seed_value;
     o.max_rounds = int64_t(max_rounds);
+    o.params = prm;
+    o.start = start;
     o.stop = &task->stop;
     o.heartbeat_seconds = heartbeat;
     TaskState* t = task.get();
@@ -485,4 +539,6 @@ EMSCRIPTEN_BINDINGS(iopddl) {
       .function("takeProblem", &Task::takeProblem);
   function("startLoad", &start_load);
   function("startSolve", &start_solve);
+  function("checkParams", &check_params);
+  function("parseSolution", &parse_solution_json);
 }

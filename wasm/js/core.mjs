@@ -134,6 +134,40 @@ function seedString(seed) {
   return b.toString();
 }
 
+// Search parameters ({ name: value }) as the core's "name=value" lines; the
+// core checks names and ranges against its one table (src/params.h).
+function paramsText(params) {
+  if (params === undefined || params === null) return '';
+  if (typeof params !== 'object' || Array.isArray(params)) throw new TypeError('params must be an object { name: value }');
+  let text = '';
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new TypeError(`params.${name} must be a finite number, got ${String(value)}`);
+    }
+    if (/[=\n]/.test(name)) throw new RangeError(`unknown parameter '${name}'`);
+    text += `${name}=${value}\n`;
+  }
+  return text;
+}
+
+// A warm start: one strategy index per node (the core checks length and range).
+function startArray(start) {
+  if (start === undefined || start === null) return null;
+  if (start instanceof Int32Array) return start;
+  if (!Array.isArray(start) && !ArrayBuffer.isView(start)) {
+    throw new TypeError('start must be an array of strategy indices');
+  }
+  const out = new Int32Array(start.length);
+  for (let i = 0; i < start.length; i++) {
+    const v = start[i];
+    if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) {
+      throw new RangeError(`start[${i}] must be a non-negative integer, got ${String(v)}`);
+    }
+    out[i] = v;
+  }
+  return out;
+}
+
 function solveOptions(o, solver) {
   o = o || {};
   if (typeof o !== 'object') throw new TypeError('solve() options must be an object');
@@ -153,6 +187,7 @@ function solveOptions(o, solver) {
   checkSignal(o.signal);
   return {
     timeLimitMs, threads, seed: seedString(o.seed), maxRounds, progressIntervalMs,
+    params: paramsText(o.params), start: startArray(o.start),
     onProgress: o.onProgress, signal: o.signal || null,
     sliceMs: o.sliceMs === undefined ? 1000 : checkInteger('sliceMs', o.sliceMs, 50, 1e9),
   };
@@ -422,22 +457,24 @@ class ThreadedBackend {
     }
   }
 
+  async parseSolution(text, source) {
+    this.check();
+    return this.mod.parseSolution(text, source);
+  }
+
   async evaluate(handle, a) {
     this.check();
     const mod = this.mod;
-    const ptr = mod._malloc(Math.max(4, a.length * 4));
-    if (!ptr) throw outOfMemoryError('evaluate');
-    try {
-      mod.iopddlHeapU8().set(new Uint8Array(a.buffer, a.byteOffset, a.length * 4), ptr);
-      return handle.evaluate(ptr, a.length);
-    } finally {
-      mod._free(ptr);
-    }
+    return withInts(mod, a, (ptr, n) => handle.evaluate(ptr, n));
   }
 
   async solve(handle, o, onProgressJson) {
     this.check();
-    const task = this.mod.startSolve(handle, o.timeLimitMs / 1000, o.threads, o.seed, o.maxRounds, HEARTBEAT_S);
+    const task = withInts(this.mod, o.start, (ptr, n) => {
+      checkSolveInput(this.mod, handle, o, ptr, n);
+      return this.mod.startSolve(handle, o.timeLimitMs / 1000, o.threads, o.seed, o.maxRounds, HEARTBEAT_S,
+        o.params, ptr, n);
+    });
     this.running.add(task);
     const onAbort = () => task.stop();
     if (o.signal) {
@@ -503,6 +540,30 @@ class ThreadedBackend {
   }
 }
 
+// Calls use(ptr, n) with the Int32Array `a` copied into the module's heap (0, 0
+// when there is none), and frees it after.
+function withInts(mod, a, use) {
+  if (!a || a.length === 0) return use(0, 0);
+  const ptr = mod._malloc(a.length * 4);
+  if (!ptr) throw outOfMemoryError('solve');
+  try {
+    mod.iopddlHeapU8().set(new Uint8Array(a.buffer, a.byteOffset, a.length * 4), ptr);
+    return use(ptr, a.length);
+  } finally {
+    mod._free(ptr);
+  }
+}
+
+// The core's checks of a solve's parameters and warm start (in the heap at
+// ptr, n entries), as IopddlErrors.
+function checkSolveInput(mod, handle, o, ptr, n) {
+  const bad = mod.checkParams(o.params);
+  if (bad) throw new IopddlError(bad, 'ERR_INVALID_PARAMS');
+  if (n > 0) {
+    const e = JSON.parse(handle.evaluate(ptr, n));
+    if (!e.ok) throw new IopddlError(`start: ${e.message}`, 'ERR_INVALID_ASSIGNMENT');
+  }
+}
 // ------------------------------------------------------------------ worker back end
 
 class WorkerBackend {
@@ -615,6 +676,10 @@ class WorkerBackend {
     }
   }
 
+  async parseSolution(text, source) {
+    return this.request('parseSolution', { text, source });
+  }
+
   async evaluate(handle, a) {
     return this.request('evaluate', { handle, assignment: a });
   }
@@ -627,6 +692,8 @@ class WorkerBackend {
       timeLimitMs: o.timeLimitMs,
       seed: o.seed,
       maxRounds: o.maxRounds,
+      params: o.params,
+      start: o.start,
       // Without a signal nothing can interrupt the solve: run it in one piece.
       sliceMs: o.signal ? o.sliceMs : 0,
       aborted: !!(o.signal && o.signal.aborted),
@@ -738,6 +805,20 @@ class Solver {
 
   _check() {
     if (this._disposed) throw disposedError();
+  }
+
+  /**
+   * Reads a solution text: its last line of the form [s0, s1, ...] (earlier
+   * lines are ignored, so a whole CLI output works), as an Int32Array. Rejects
+   * with ERR_INVALID_ASSIGNMENT naming the entry that is wrong.
+   */
+  async parseSolution(text, options) {
+    this._check();
+    if (typeof text !== 'string') throw new TypeError('parseSolution() needs the solution as a string');
+    const source = (options && options.source) || 'solution';
+    const r = JSON.parse(await this._backend.parseSolution(text, source));
+    if (!r.ok) throw new IopddlError(r.message, 'ERR_INVALID_ASSIGNMENT');
+    return Int32Array.from(r.assignment);
   }
 
   /** Bytes of WebAssembly memory in use (grows with the inputs). */

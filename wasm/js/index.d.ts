@@ -135,6 +135,19 @@ export interface SolveOptions {
    * With one thread and a fixed seed the answer is then the same every run.
    */
   maxRounds?: number;
+  /**
+   * A warm start: one strategy index per node, such as an earlier result's
+   * `assignment`. The search starts from it (repaired if it does not fit) and
+   * no progress report or result is worse than it. A wrong length or a
+   * strategy out of range rejects with ERR_INVALID_ASSIGNMENT.
+   */
+  start?: ArrayLike<number>;
+  /**
+   * Search parameters by name (the core's table: `iopddl --list-params`), for
+   * example `{ restarts: 0, lns_share: 1 }`. An unknown name or a value out of
+   * range rejects with ERR_INVALID_PARAMS.
+   */
+  params?: Record<string, number>;
   /** Aborting stops the search; the promise resolves with the best answer so far. */
   signal?: AbortSignal;
   /** Called on the caller's thread during the solve, several times a second. */
@@ -163,7 +176,8 @@ export type MechanismName =
   | 'eliminationUnpriced'
   | 'connectedWindow'
   | 'timeWindow'
-  | 'ejection';
+  | 'ejection'
+  | 'restart';
 
 export interface MechanismCount {
   tried: number;
@@ -264,6 +278,11 @@ export interface Solver {
    * ERR_ABORTED when `options.signal` aborts first.
    */
   load(input: ProblemInput, options?: LoadOptions): Promise<Problem>;
+  /**
+   * Reads a solution text (its last line [s0, s1, ...], so a whole CLI output
+   * works). Rejects with ERR_INVALID_ASSIGNMENT naming what is wrong.
+   */
+  parseSolution(text: string, options?: { source?: string }): Promise<Int32Array>;
   /** Bytes of WebAssembly memory the module holds now. */
   memoryBytes(): number;
   /** Stops running solves and ends the module's threads or Worker. */
@@ -279,6 +298,7 @@ export type IopddlErrorCode =
   | 'ERR_NO_THREADS'
   | 'ERR_MODULE_LOAD'
   | 'ERR_MODULE_CRASHED'
+  | 'ERR_INVALID_PARAMS'
   | 'ERR_SOLVER';
 
 export declare class IopddlError extends Error {

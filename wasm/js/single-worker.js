@@ -3,8 +3,9 @@
 // Runs in a browser Worker and in a Node worker thread (used by the tests).
 //
 // A blocking solve cannot see messages, so when the caller can abort, the time
-// limit is cut into slices (new seed each) and abort requests are read between
-// slices; the best answer over all slices is kept.
+// limit is cut into slices (new seed each, each starting from the best answer
+// so far) and abort requests are read between slices; the best answer over all
+// slices is kept.
 'use strict';
 
 (function () {
@@ -142,17 +143,22 @@
     return p;
   }
 
-  function evaluate(m) {
-    const p = problem(m.handle);
-    const a = m.assignment;
-    const ptr = mod._malloc(Math.max(4, a.length * 4));
+  // Calls use(ptr, n) with the Int32Array `a` copied into the module's heap
+  // (0, 0 when there is none), and frees it after.
+  function withInts(a, use) {
+    if (!a || a.length === 0) return use(0, 0);
+    const ptr = mod._malloc(a.length * 4);
     if (!ptr) throw fail('out of memory', 'ERR_OUT_OF_MEMORY');
     try {
       mod.iopddlHeapU8().set(new Uint8Array(a.buffer, a.byteOffset, a.length * 4), ptr);
-      return p.evaluate(ptr, a.length);
+      return use(ptr, a.length);
     } finally {
       mod._free(ptr);
     }
+  }
+
+  function evaluate(m) {
+    return withInts(m.assignment, (ptr, n) => problem(m.handle).evaluate(ptr, n));
   }
 
   const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -192,6 +198,12 @@
     let firstFeasible = null;
     let seed = BigInt(m.seed);
     if (m.aborted) aborted.add(m.id);
+    const bad = mod.checkParams(m.params);
+    if (bad) throw fail(bad, 'ERR_INVALID_PARAMS');
+    if (m.start) {
+      const e = JSON.parse(evaluate({ handle: m.handle, assignment: m.start }));
+      if (!e.ok) throw fail(`start: ${e.message}`, 'ERR_INVALID_ASSIGNMENT');
+    }
     for (;;) {
       const offset = now() - start;
       const remaining = Math.max(0, deadline - now());
@@ -209,7 +221,10 @@
       const stopNow = aborted.has(m.id);
       let task;
       try {
-        task = mod.startSolve(p, stopNow ? 0 : len / 1000, 1, seed.toString(), m.maxRounds, 0);
+        // Each slice starts from the best answer so far (the caller's start first).
+        const from = best && best.assignment.length ? Int32Array.from(best.assignment) : m.start;
+        task = withInts(from, (ptr, n) =>
+          mod.startSolve(p, stopNow ? 0 : len / 1000, 1, seed.toString(), m.maxRounds, 0, m.params, ptr, n));
       } catch (e) {
         throw spend(e, 'solve');
       } finally {
@@ -266,6 +281,7 @@
       case 'init': return init(m);
       case 'load': return load(m);
       case 'evaluate': return evaluate(m);
+      case 'parseSolution': return mod.parseSolution(m.text, m.source);
       case 'solve': return solve(m);
       default: throw fail(`unknown request ${m.op}`, 'ERR_SOLVER');
     }

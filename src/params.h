@@ -1,0 +1,74 @@
+// The search's tuned values, listed once: name, default, range and why. The
+// list drives the `Params` struct the stages read (through SearchModel), the
+// CLI's --list-params and --set, the package's `params` object and the
+// range checks, so a value is changed, listed and swept in one place.
+// Measurements behind the defaults are in the commit messages and README.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "status.h"
+
+namespace iopddl {
+
+// X(name, C++ type, default, least, greatest, why)
+#define IOPDDL_PARAMS(X)                                                                                        \
+  /* restarts (worker.cc) */                                                                                    \
+  X(restarts, int, 1, 0, 1, "restart the search when the epoch's best stalls (0: never)")                      \
+  X(restart_stall_factor, double, 1.0, 0.0, 1e6,                                                                \
+    "stalled: no improvement for this many times as long as the epoch took to reach its best")                 \
+  X(restart_min_stall, double, 5.0, 0.0, 1e9, "stalled: and no improvement for at least this many seconds")     \
+  /* the rounds of a thread (worker.cc) */                                                                      \
+  X(belief_every, int, 16, 1, 1000000, "global eliminations sweep min-sum beliefs every this many decisions")   \
+  X(rule_decay, double, 0.95, 0.0, 1.0, "per round, the elimination rules' recent gains fade by this factor")  \
+  X(lns_share, double, 0.5, 0.0, 100.0, "the neighbourhood search's time, as a share of the round's global step") \
+  X(lns_round_moves, int, 64, 1, 1000000000, "neighbourhood moves per round when a round budget is set")        \
+  X(repair_over, double, 1.5, 1.0, 1e9,                                                                         \
+    "once an answer fits, candidates peaking above this many times the limit are not repaired")                \
+  X(lagrangian_refresh, int, 8, 1, 1000000, "rounds between snapshots of the multipliers for the Lagrangian bound") \
+  X(rounding_bound_every, int, 4, 1, 1000000, "rounding rounds between two bounds from the rounding role")       \
+  /* the rounding role (penalised_rounding.cc) */                                                               \
+  X(passes_per_price, int, 3, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
+  /* memory prices (memory_relax.cc) */                                                                         \
+  X(first_price, double, 0.05, 1e-9, 1e9, "a node's first price, as a share of the typical cost per unit of memory") \
+  X(dual_stall, int, 4, 1, 1000000, "subgradient steps without a better dual before the step shrinks")          \
+  X(dual_shrink, double, 0.6, 0.01, 1.0, "the subgradient step factor's shrink after a stall")                  \
+  /* neighbourhood search (neighbourhood_search.cc) */                                                          \
+  X(window_min, int, 16, 1, 1000000, "the smallest connected or time window, in nodes")                         \
+  X(window_sizes, int, 7, 1, 20, "window sizes drawn: window_min times 1, 2, 4, ... (this many)")               \
+  X(move_decay, double, 0.9, 0.0, 1.0, "per move, the neighbourhood moves' recent gains fade by this factor")   \
+  /* elimination (elimination.cc) */                                                                            \
+  X(degree2_budget, double, 16777216.0, 0.0, 1e12, "largest K_i x K_a x K_b table a degree-2 elimination builds") \
+  X(contract_budget, double, 4.0, 0.0, 1e6, "functional-edge folding work, per live strategy")                  \
+  X(sweep_budget, double, 32.0, 0.0, 1e6, "belief-sweep work per decision, per live strategy")
+
+struct Params {
+#define IOPDDL_PARAM_FIELD(name, type, def, lo, hi, why) type name = def;
+  IOPDDL_PARAMS(IOPDDL_PARAM_FIELD)
+#undef IOPDDL_PARAM_FIELD
+};
+
+struct ParamInfo {
+  const char* name;
+  bool integer;
+  double def, lo, hi;
+  const char* why;
+};
+
+#define IOPDDL_PARAM_INFO(name, type, def, lo, hi, why) \
+  {#name, std::is_integral<type>::value, double(def), double(lo), double(hi), why},
+constexpr ParamInfo kParamInfo[] = {IOPDDL_PARAMS(IOPDDL_PARAM_INFO)};
+#undef IOPDDL_PARAM_INFO
+constexpr int kParamCount = int(sizeof(kParamInfo) / sizeof(kParamInfo[0]));
+
+// Sets the parameter `name` to `value`: an unknown name, a value out of range,
+// or a fraction for an integer parameter is an error that names the parameter
+// and its range.
+Status set_param(Params* params, const std::string& name, double value);
+// "name=value", as on the command line.
+Status set_param(Params* params, const std::string& assignment);
+// The value of parameter k (kParamInfo's order), as a double.
+double param_value(const Params& params, int k);
+
+}  // namespace iopddl

@@ -1,0 +1,165 @@
+// The parameter table (params.h), warm starts and restarts through solve().
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+#include "load_json.h"
+#include "params.h"
+#include "solver.h"
+
+using namespace iopddl;
+
+namespace {
+
+Problem load(const std::string& name) {
+  Problem p;
+  Status st = load_problem_file(std::string(IOPDDL_TEST_DATA) + "/" + name, &p);
+  EXPECT_TRUE(st.ok) << st.message;
+  return p;
+}
+
+}  // namespace
+
+TEST(Params, DefaultsAreTheTablesAndWithinRange) {
+  Params d;
+  ASSERT_GT(kParamCount, 10);
+  for (int k = 0; k < kParamCount; ++k) {
+    const ParamInfo& info = kParamInfo[k];
+    EXPECT_EQ(param_value(d, k), info.def) << info.name;
+    EXPECT_LE(info.lo, info.def) << info.name;
+    EXPECT_LE(info.def, info.hi) << info.name;
+    EXPECT_GT(std::string(info.why).size(), 10u) << info.name;
+    for (int j = 0; j < k; ++j) EXPECT_STRNE(info.name, kParamInfo[j].name);
+  }
+}
+
+TEST(Params, SetByNameChecksNameRangeAndType) {
+  Params p;
+  ASSERT_TRUE(set_param(&p, "lns_share", 0.75).ok);
+  EXPECT_EQ(p.lns_share, 0.75);
+  ASSERT_TRUE(set_param(&p, "belief_every=8").ok);
+  EXPECT_EQ(p.belief_every, 8);
+  ASSERT_TRUE(set_param(&p, "restart_min_stall=2.5e-1").ok);
+  EXPECT_EQ(p.restart_min_stall, 0.25);
+
+  Status s = set_param(&p, "no_such_thing", 1);
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("unknown parameter 'no_such_thing'"), std::string::npos) << s.message;
+  s = set_param(&p, "rule_decay", 1.5);
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("rule_decay = 1.5 is out of its range [0, 1]"), std::string::npos) << s.message;
+  s = set_param(&p, "belief_every", 2.5);
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("must be an integer"), std::string::npos) << s.message;
+  s = set_param(&p, "belief_every=abc");
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("'abc' is not a number"), std::string::npos) << s.message;
+  s = set_param(&p, "belief_every");
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.message.find("is not NAME=VALUE"), std::string::npos) << s.message;
+  s = set_param(&p, "lns_share=nan");
+  EXPECT_FALSE(s.ok);
+  // A failed set leaves the value as it was.
+  EXPECT_EQ(p.belief_every, 8);
+  EXPECT_EQ(p.rule_decay, Params().rule_decay);
+}
+
+// Parameters reach the search: with one thread, a fixed seed and a round
+// budget, a different window size gives a run of its own, and the defaults
+// set explicitly give the very same answer as no settings.
+TEST(Params, ReachTheSearch) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o;
+  o.time_limit_seconds = 60;
+  o.threads = 1;
+  o.max_rounds = 4;
+  SolveResult a = solve(p, o);
+  for (int k = 0; k < kParamCount; ++k) ASSERT_TRUE(set_param(&o.params, kParamInfo[k].name, kParamInfo[k].def).ok);
+  SolveResult b = solve(p, o);
+  ASSERT_TRUE(a.feasible && b.feasible);
+  EXPECT_EQ(a.assignment, b.assignment);
+  EXPECT_EQ(a.stats.windows, b.stats.windows);
+  ASSERT_TRUE(set_param(&o.params, "lns_round_moves", 1).ok);
+  SolveResult c = solve(p, o);
+  EXPECT_LT(c.stats.windows, a.stats.windows);
+}
+
+// A warm start is validated, and nothing reported is worse than it.
+TEST(WarmStart, NeverWorseThanTheStart) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o;
+  o.time_limit_seconds = 60;
+  o.threads = 1;
+  o.max_rounds = 3;
+  const SolveResult first = solve(p, o);
+  ASSERT_TRUE(first.feasible);
+
+  o.start = first.assignment;
+  o.seed = 2;
+  o.max_rounds = 1;
+  std::mutex mu;
+  bool seen = false;
+  Int128 first_report = 0;
+  o.on_progress = [&](const Progress& pr) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!seen && pr.has_solution) {
+      seen = true;
+      EXPECT_TRUE(pr.feasible);
+      first_report = pr.best_cost;
+    }
+  };
+  SolveResult r = solve(p, o);
+  ASSERT_TRUE(r.status.ok) << r.status.message;
+  ASSERT_TRUE(r.feasible);
+  ASSERT_TRUE(seen);
+  EXPECT_LE(first_report, first.evaluation.total_cost);
+  EXPECT_LE(r.evaluation.total_cost, first.evaluation.total_cost);
+
+  // An infeasible start (everything at strategy 0 breaks G's limit or a
+  // forbidden pair) is repaired, not returned.
+  o.start.assign(p.num_nodes(), 0);
+  o.on_progress = nullptr;
+  r = solve(p, o);
+  ASSERT_TRUE(r.status.ok) << r.status.message;
+  EXPECT_TRUE(r.feasible);
+}
+
+TEST(WarmStart, RejectsAWrongLengthOrStrategy) {
+  Problem p = load("example.json");
+  SolveOptions o;
+  o.time_limit_seconds = 1;
+  o.start = {0, 0, 0};
+  SolveResult r = solve(p, o);
+  EXPECT_FALSE(r.status.ok);
+  EXPECT_NE(r.status.message.find("start: solution has 3 entries, the problem has 5"), std::string::npos)
+      << r.status.message;
+  o.start = {0, 0, 2, 7, 0};
+  r = solve(p, o);
+  EXPECT_FALSE(r.status.ok);
+  EXPECT_NE(r.status.message.find("start: solution[3] = 7"), std::string::npos) << r.status.message;
+}
+
+// With a short stall, the search restarts, later epochs' answers reach the
+// incumbent, and the answer is the best one reported.
+TEST(Restarts, RestartAfterAStallAndKeepTheBest) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o;
+  o.time_limit_seconds = 2.0;
+  o.threads = 2;
+  ASSERT_TRUE(set_param(&o.params, "restart_min_stall", 0.1).ok);
+  ASSERT_TRUE(set_param(&o.params, "restart_stall_factor", 0.5).ok);
+  SolveResult r = solve(p, o);
+  ASSERT_TRUE(r.feasible);
+  EXPECT_GT(r.stats.mechanisms[int(Mechanism::kRestart)].tried, 0);
+  ASSERT_FALSE(r.stats.history.empty());
+  Int128 least = r.stats.history.front().cost;
+  for (const ImprovementPoint& h : r.stats.history)
+    if (h.feasible && h.cost < least) least = h.cost;
+  EXPECT_EQ(r.evaluation.total_cost, least);
+
+  // Switched off, there are none.
+  ASSERT_TRUE(set_param(&o.params, "restarts", 0).ok);
+  o.time_limit_seconds = 0.5;
+  r = solve(p, o);
+  EXPECT_EQ(r.stats.mechanisms[int(Mechanism::kRestart)].tried, 0);
+}
