@@ -207,7 +207,8 @@ int main(int argc, char** argv) {
       uint64_t v;
       if (!parse_uint(argv[k + 1], &v)) return usage_error(std::string(a) + " needs a non-negative integer, got '" + argv[k + 1] + "'");
       if (!std::strcmp(a, "--threads")) {
-        if (v < 1 || v > 256) return usage_error("--threads must be between 1 and 256");
+        if (v < 1 || v > uint64_t(kMaxThreads))
+          return usage_error("--threads must be between 1 and " + std::to_string(kMaxThreads));
         threads = int(v);
       } else if (!std::strcmp(a, "--rounds")) {
         rounds = int64_t(v);
@@ -255,8 +256,8 @@ int main(int argc, char** argv) {
                 p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "none", load_s);
     double last_bound_line = -1;
     opt.on_progress = [&, last_bound_line](const Progress& pr) mutable {
-      const bool bound_event = std::strcmp(pr.event, "bound") == 0;
-      if (std::strcmp(pr.event, "improved") == 0 ||
+      const bool bound_event = pr.event == ProgressEvent::kBound;
+      if (pr.event == ProgressEvent::kImproved ||
           (bound_event && pr.has_solution && pr.feasible && pr.elapsed_seconds >= last_bound_line + 1.0)) {
         if (bound_event) last_bound_line = pr.elapsed_seconds;
         std::printf("# %.3f s cost %s%s", pr.elapsed_seconds + load_s, to_string(pr.best_cost).c_str(),
@@ -266,7 +267,7 @@ int main(int argc, char** argv) {
                       percent(pr.best_cost - pr.lower_bound, pr.best_cost).c_str());
         std::printf("\n");
         std::fflush(stdout);
-      } else if (std::strcmp(pr.event, "start") == 0 && pr.has_lower_bound) {
+      } else if (pr.event == ProgressEvent::kStart && pr.has_lower_bound) {
         std::printf("# %.3f s bound %s\n", pr.elapsed_seconds + load_s, to_string(pr.lower_bound).c_str());
         std::fflush(stdout);
       }
@@ -277,11 +278,11 @@ int main(int argc, char** argv) {
   if (!r.status.ok) { std::fprintf(stderr, "iopddl: %s\n", r.status.message.c_str()); return 3; }
   if (!quiet) {
     const auto& s = r.stats;
-    std::printf("# done in %.3f s: %lld rounds, %lld message passes, %lld windows, %lld local moves, %lld improvements, "
-                "%lld of %lld strategies removed, %d threads\n",
-                r.elapsed_seconds + load_s, (long long)s.rounds, (long long)s.message_passes, (long long)s.windows,
-                (long long)s.local_moves, (long long)s.improvements, (long long)s.strategies_removed,
-                (long long)s.strategies_total, s.threads);
+    std::printf("# done in %.3f s:", r.elapsed_seconds + load_s);
+    for (int k = 0; k < kCounterCount; ++k)
+      std::printf(" %lld %s,", (long long)s.counter(Counter(k)), kCounterInfo[k].label);
+    std::printf(" %lld of %lld strategies removed, %lld threads\n", (long long)s.strategies_removed,
+                (long long)s.strategies_total, (long long)s.threads);
     if (print_stats) {
       std::printf("# tied groups %lld (%lld nodes), contracted problem %lld nodes\n", (long long)s.tied_groups,
                   (long long)s.tied_nodes, (long long)s.contracted_nodes);
@@ -295,13 +296,13 @@ int main(int argc, char** argv) {
                   to_string(r.evaluation.node_cost).c_str(), to_string(r.evaluation.edge_cost).c_str(),
                   to_string(r.evaluation.peak_usage).c_str(), p.has_usage_limit ? " of " : "",
                   p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "");
-    if (r.proven_optimal) std::printf("# proven optimal\n");
+    if (r.proven_optimal()) std::printf("# proven optimal\n");
     else if (r.feasible && r.has_lower_bound)
       std::printf("# lower bound %s, gap %s%%\n", to_string(r.lower_bound).c_str(),
                   percent(r.evaluation.total_cost - r.lower_bound, r.evaluation.total_cost).c_str());
   }
   if (!r.feasible) {
-    if (r.proven_infeasible)
+    if (r.proven_infeasible())
       std::fprintf(stderr, "iopddl: no feasible assignment exists (the reductions emptied a domain); printing the least-violating one found\n");
     else
       std::fprintf(stderr, "iopddl: no feasible assignment found within the time limit; printing the least-violating one found\n");

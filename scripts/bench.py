@@ -10,6 +10,7 @@ folder, since the contest hands the binary plain JSON.
   scripts/bench.py --fraction 0.25 --runs 3 # a quarter of each timeout, median of 3
   scripts/bench.py --only A G --threads 2
   scripts/bench.py --renumber 7             # nodes renumbered at random (seed 7)
+  scripts/bench.py --only V --set restarts=0  # a search parameter (repeatable)
 
 With --renumber the solver runs on a copy of each instance with its nodes
 and edges renumbered (scripts/renumber.py, cached next to the decompressed
@@ -102,6 +103,8 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", nargs="*", help="instance letters, e.g. A G")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a search parameter for every run (repeatable; iopddl --list-params lists them)")
     ap.add_argument("--renumber", type=int, metavar="SEED",
                     help="run on each instance with its nodes renumbered at random (seed SEED), score on the original")
     args = ap.parse_args()
@@ -111,7 +114,8 @@ def main():
     rows = read_table(args.benchmarks)
     print(f"# {os.cpu_count()} cores, threads {args.threads}, fraction {args.fraction:g} of the contest timeouts, "
           f"{args.runs} run(s) per instance (median)"
-          + (f", nodes renumbered (seed {args.renumber})" if args.renumber is not None else ""))
+          + (f", nodes renumbered (seed {args.renumber})" if args.renumber is not None else "")
+          + "".join(f", --set {s}" for s in args.set))
     print("instance  timeout_s  cost            feasible  score    worst    gap_to_shared_lb  gap_to_own_bound  wall_s   peak_MB  run_scores")
     scores, worsts = [], []
     for row in rows:
@@ -127,7 +131,10 @@ def main():
         results = []
         for r in range(args.runs):
             t0 = time.monotonic()
-            cmd = [args.binary, "--threads", str(args.threads), "--seed", str(args.seed + r), run_path, f"{timeout:g}"]
+            cmd = [args.binary, "--threads", str(args.threads), "--seed", str(args.seed + r)]
+            for s in args.set:
+                cmd += ["--set", s]
+            cmd += [run_path, f"{timeout:g}"]
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             out = proc.stdout.read()
             _, status, usage = os.wait4(proc.pid, 0)

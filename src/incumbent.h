@@ -13,7 +13,8 @@ namespace iopddl {
 class Incumbent {
  public:
   explicit Incumbent(const Problem& p) : p_(p) {}
-  // Returns true if `a` became the new best (then `*out` holds its evaluation).
+  // Evaluates `a` exactly (after a cheap filter on `approx_cost`); true if it
+  // became the new best.
   bool offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit);
   // Copies the best assignment; false when there is none yet.
   bool snapshot(std::vector<int32_t>* out, Evaluation* ev = nullptr) const;

@@ -24,12 +24,15 @@ class MemoryRelax {
   void init(const SearchModel& m, Schedule schedule = Schedule::kSegments);
   Schedule schedule() const { return schedule_; }
   bool needed() const { return needed_; }
-  // weight[i] = sum of the multipliers over node i's segments.
+  // Each node's price: kSegments, the sum of the multipliers over its
+  // segments; kNodes, its own bracketed price.
   void node_weights(std::vector<double>* weight) const;
-  // A projected subgradient step with Polyak's step size, from the usage
-  // profile of `assign` (a solution of the penalised problem, whose plain cost
-  // is `cost`) towards the best known feasible cost `upper`: multipliers rise
-  // where the limit is exceeded and fall where there is slack.
+  // Moves the prices by the usage profile of `assign` (a solution of the
+  // penalised problem, whose plain cost is `cost`). kSegments: a projected
+  // subgradient step with Polyak's step size towards the best known feasible
+  // cost `upper` (multipliers rise where the limit is exceeded, fall where
+  // there is slack). kNodes: each node's bracket moves by whether its interval
+  // is over the limit (cost and upper unused).
   void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng);
   // kNodes: back to no prices, each node's first price scaled by its own
   // random factor (log-uniform in [1/4, 4]), so that a restarted search

@@ -233,11 +233,7 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
   while (more() && !stop()) {
     ++moves;
     int kind = 0;
-    if (memory_binds) {
-      const double total = 1.5 + kind_weight_[0] + kind_weight_[1] + kind_weight_[2];
-      double pick = rng->uniform() * total;
-      while (kind < 2 && (pick -= 0.5 + kind_weight_[kind]) > 0) ++kind;
-    }
+    if (memory_binds) kind = kinds_.pick(rng);
     bool complete = true;
     const bool tried = kind == 2 ? ejection(rng, stop) : window_move(kind, weight, rng, stop, &complete);
     if (!complete) break;
@@ -247,11 +243,11 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
     if (keep_if_better(best_cost)) {
       if (counts) ++at(*counts, kKind[kind]).improved;
       best_cost = cur_.cost;
-      kind_weight_[kind] += 1.0;
+      kinds_.reward(kind);
       improved(cur_.s, best_cost);
     }
   }
-  for (double& kw : kind_weight_) kw *= m_->params.move_decay;
+  kinds_.fade(m_->params.move_decay);
   return moves;
 }
 

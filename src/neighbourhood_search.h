@@ -4,7 +4,7 @@
 //    elimination with the rest fixed, each node capped at its share of the
 //    memory slack, so that the answer always fits;
 //  - time windows: nodes alive at one moment (often the peak) and their
-//    neighbours, priced by the memory multipliers and free to trade memory
+//    neighbours, priced by the memory prices and free to trade memory
 //    among themselves (kept only if the answer fits);
 //  - ejections: one node moved to its best strategy regardless of memory, the
 //    overflow repaired at the least cost per unit of memory freed elsewhere.
@@ -19,6 +19,7 @@
 #include "elimination.h"
 #include "local_search.h"
 #include "rng.h"
+#include "roulette.h"
 #include "search_state.h"
 #include "tied_groups.h"
 #include "usage_tree.h"
@@ -36,7 +37,7 @@ class NeighbourhoodSearch {
   // Where the three kinds of move are counted, when set.
   MechanismCounts* counts = nullptr;
   // Tries moves while `more()` is true and `stop()` is false, with the memory
-  // multipliers' node weights `weight` (empty: none). Calls `improved` with
+  // per-node memory prices `weight` (empty: none). Calls `improved` with
   // each new best assignment and its cost. Returns the number of moves tried.
   int64_t run(const std::vector<double>& weight, bool memory_binds, Rng* rng, const std::function<bool()>& more,
               const std::function<bool()>& stop,
@@ -57,7 +58,7 @@ class NeighbourhoodSearch {
   std::vector<double> scaled_, delta_;
   std::vector<char> raises_;
   UsageTree overlap_;               // how many window nodes are alive, per segment
-  double kind_weight_[3] = {1.0, 1.0, 1.0};
+  Roulette<3> kinds_;              // connected window, time window, ejection
 
   void connected_window(Rng* rng, int size);
   // Adds x to the window, with its whole tied group when the window stays

@@ -5,13 +5,13 @@
 namespace iopddl {
 
 // A progress snapshot; the caller holds progress_mu.
-Progress SearchContext::progress(const char* event) const {
+Progress SearchContext::progress(ProgressEvent event) const {
   Progress pr;
   pr.elapsed_seconds = elapsed();
   pr.has_solution = incumbent->summary(&pr.feasible, &pr.best_cost);
   pr.has_lower_bound = has_lower_bound;
   pr.lower_bound = lower_bound;
-  pr.iterations = rounds.load();
+  pr.iterations = counters[int(Counter::rounds)].load();
   pr.event = event;
   return pr;
 }
@@ -26,9 +26,9 @@ void SearchContext::stop_if_proven() {
 
 bool SearchContext::offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit) {
   if (!incumbent->offer(a, approx_cost, within_limit)) return false;
-  improvements.fetch_add(1);
+  count(Counter::improvements);
   std::lock_guard<std::mutex> lock(progress_mu);
-  Progress pr = progress("improved");
+  Progress pr = progress(ProgressEvent::kImproved);
   history.push_back({pr.elapsed_seconds, pr.best_cost, pr.feasible});
   if (pr.feasible && first_feasible_seconds < 0) first_feasible_seconds = pr.elapsed_seconds;
   stop_if_proven();
@@ -42,10 +42,10 @@ void SearchContext::offer_bound(Int128 lb) {
   has_lower_bound = true;
   lower_bound = lb;
   stop_if_proven();
-  if (options->on_progress) options->on_progress(progress("bound"));
+  if (options->on_progress) options->on_progress(progress(ProgressEvent::kBound));
 }
 
-void SearchContext::report(const char* event) {
+void SearchContext::report(ProgressEvent event) {
   std::lock_guard<std::mutex> lock(progress_mu);
   if (options->on_progress) options->on_progress(progress(event));
 }

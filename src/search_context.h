@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <mutex>
 
 #include "incumbent.h"
@@ -22,10 +23,12 @@ struct SearchContext {
   const SolveOptions* options = nullptr;
   Incumbent* incumbent = nullptr;
   std::chrono::steady_clock::time_point start, deadline;
-  std::atomic<bool> done{false};
+  std::atomic<bool> done{false};    // nothing left to search for (proven optimal)
+  std::atomic<bool> paused{false};  // a session's slice is over (solve.cc)
   int threads = 1;
 
-  std::atomic<int64_t> rounds{0}, message_passes{0}, local_moves{0}, repairs{0}, improvements{0}, windows{0};
+  SharedCounters counters{};  // stats.h
+  void count(Counter c, int64_t n = 1) { counters[int(c)].fetch_add(n, std::memory_order_relaxed); }
   std::array<std::atomic<int64_t>, 2 * kMechanismCount> mechanism_counts{};
   // Adds a thread's counts to the shared ones and zeroes them.
   void add_counts(MechanismCounts* local) {
@@ -60,18 +63,18 @@ struct SearchContext {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   bool should_stop() const {
-    if (done.load(std::memory_order_relaxed)) return true;
+    if (done.load(std::memory_order_relaxed) || paused.load(std::memory_order_relaxed)) return true;
     if (options->stop && options->stop->load(std::memory_order_relaxed)) return true;
     return std::chrono::steady_clock::now() >= deadline;
   }
   // Offers a candidate to the incumbent and reports an improvement (true).
   bool offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit);
-  void report(const char* event);
+  void report(ProgressEvent event);
   // Raises the shared lower bound (thread-safe) and reports it.
   void offer_bound(Int128 lb);
 
  private:
-  Progress progress(const char* event) const;
+  Progress progress(ProgressEvent event) const;
   std::mutex epoch_mu_;
   std::vector<int32_t> epoch_best_;
   double epoch_best_cost_ = 1e300;
@@ -79,9 +82,21 @@ struct SearchContext {
   void stop_if_proven();
 };
 
-// One search thread: message passing (bounds, rounding), exact elimination on
-// the Lagrangian-penalised problem, memory repair, local search and the
-// neighbourhood search around the best assignment.
-void run_worker(SearchContext* ctx, int thread_index);
+// One search thread (worker.cc): a first answer, then rounds of the rounding
+// step and/or the elimination and neighbourhood steps, restarts when the
+// epoch stalls, until the stop condition. Its state is kept between calls of
+// run(), so a session's slices resume where they stopped.
+class Worker;
+class SearchThread {
+ public:
+  SearchThread(SearchContext* ctx, int thread_index);
+  ~SearchThread();
+  // Searches until the context says stop. False once the thread has nothing
+  // more to do (its round budget is spent).
+  bool run();
+
+ private:
+  std::unique_ptr<Worker> w_;
+};
 
 }  // namespace iopddl

@@ -1,5 +1,7 @@
 // The pipeline: model -> exact reductions -> bound -> portfolio of search
-// threads sharing one incumbent -> exact evaluation of the answer.
+// threads sharing one incumbent -> exact evaluation of the answer. A session
+// keeps all of it between slices of search, so a caller that must give the
+// thread back now and then (a browser without shared memory) loses nothing.
 #include <algorithm>
 #include <condition_variable>
 #include <thread>
@@ -11,92 +13,142 @@
 
 namespace iopddl {
 
-SolveResult solve(const Problem& problem, const SolveOptions& options) {
+const char* event_name(ProgressEvent e) {
+  switch (e) {
+    case ProgressEvent::kStart: return "start";
+    case ProgressEvent::kImproved: return "improved";
+    case ProgressEvent::kBound: return "bound";
+    case ProgressEvent::kHeartbeat: return "heartbeat";
+    case ProgressEvent::kDone: return "done";
+  }
+  return "";
+}
+
+struct SolveSession::State {
+  explicit State(const Problem& p, const SolveOptions& o) : problem(p), options(o), incumbent(p) {}
+  const Problem& problem;
+  const SolveOptions options;
   SolveResult result;
   SearchContext ctx;
+  SearchModel model;
+  TiedGroups groups;
+  Contraction contraction;
+  Incumbent incumbent;
+  ReduceStats rs;
+  std::vector<std::unique_ptr<SearchThread>> threads;
+  std::chrono::steady_clock::time_point deadline;  // the whole solve's
+  bool finished = false;
+  bool reported_done = false;
+};
+
+SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
+    : s_(new State(problem, options)) {
+  State& s = *s_;
+  SolveResult& result = s.result;
+  SearchContext& ctx = s.ctx;
   ctx.start = std::chrono::steady_clock::now();
   const double limit_s = std::max(0.0, options.time_limit_seconds);
-  ctx.deadline = ctx.start + std::chrono::microseconds(int64_t(std::min(limit_s, 1e9) * 1e6));
-  ctx.options = &options;
+  s.deadline = ctx.start + std::chrono::microseconds(int64_t(std::min(limit_s, 1e9) * 1e6));
+  ctx.deadline = s.deadline;
+  ctx.options = &s.options;
+  s.finished = true;  // until the set-up below succeeds
 
   Evaluation start_eval;
   if (!options.start.empty()) {
     start_eval = evaluate(problem, options.start);
     if (!start_eval.status.ok) {
       result.status = Status::Error("start: " + start_eval.status.message);
-      return result;
+      return;
     }
   }
   if (problem.num_nodes() == 0) {
     result.feasible = true;
+    result.outcome = Outcome::kOptimal;
     result.evaluation = evaluate(problem, {});
-    return result;
+    return;
   }
   if (problem.total_strategies() >= UINT32_MAX) {
     result.status = Status::Error("too many strategies in total for the solver (" +
                                   std::to_string(problem.total_strategies()) + ")");
-    return result;
+    return;
   }
 
-  SearchModel model;
+  SearchModel& model = s.model;
   model.build(problem);
   model.params = options.params;
   result.stats.strategies_total = int64_t(model.dom.size());
   const std::function<bool()> should_stop = [&ctx] { return ctx.should_stop(); };
-  ReduceStats rs = reduce_domains(&model, &should_stop);
-  result.stats.strategies_removed = rs.removed_forbidden_node + rs.removed_arc + rs.removed_memory;
-  result.stats.nodes_fixed = rs.nodes_fixed;
+  s.rs = reduce_domains(&model, &should_stop);
+  result.stats.strategies_removed = s.rs.removed_forbidden_node + s.rs.removed_arc + s.rs.removed_memory;
+  result.stats.nodes_fixed = s.rs.nodes_fixed;
   result.stats.reduce_seconds = ctx.elapsed();
-  result.proven_infeasible = rs.wiped_out;
   ctx.model = &model;
-  TiedGroups groups;
-  if (!rs.wiped_out) groups.build(model);
-  ctx.groups = &groups;
-  Contraction contraction;
-  if (groups.size() > 0 && !ctx.should_stop()) {
-    contraction.build(model, groups);
-    ctx.contraction = &contraction;
+  if (!s.rs.wiped_out) s.groups.build(model);
+  ctx.groups = &s.groups;
+  if (s.groups.size() > 0 && !ctx.should_stop()) {
+    s.contraction.build(model, s.groups);
+    ctx.contraction = &s.contraction;
   }
   // Every step from here on is skipped once the time is up: an answer on
   // time beats a better one late.
-  if (!rs.wiped_out && !ctx.should_stop()) {
+  if (!s.rs.wiped_out && !ctx.should_stop()) {
     ctx.lower_bound = half_edge_bound(model);
     ctx.has_lower_bound = true;
   }
-  ctx.bound_valid = !rs.wiped_out;
+  ctx.bound_valid = !s.rs.wiped_out;
 
-  Incumbent incumbent(problem);
-  ctx.incumbent = &incumbent;
+  ctx.incumbent = &s.incumbent;
   // The warm start is the first incumbent, so no report is worse than it.
-  if (!options.start.empty()) incumbent.offer(options.start, double(start_eval.total_cost), start_eval.within_limit);
+  if (!options.start.empty())
+    s.incumbent.offer(options.start, double(start_eval.total_cost), start_eval.within_limit);
   int threads = options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency());
-  threads = std::max(1, std::min(threads, 256));
+  threads = std::max(1, std::min(threads, kMaxThreads));
   result.stats.threads = threads;
   ctx.threads = threads;
-  ctx.report("start");
+  for (int t = 0; t < threads; ++t) s.threads.emplace_back(new SearchThread(&ctx, t));
+  s.finished = false;
+  ctx.report(ProgressEvent::kStart);
+}
+
+SolveSession::~SolveSession() = default;
+
+const Status& SolveSession::status() const { return s_->result.status; }
+
+bool SolveSession::finished() const { return s_->finished; }
+
+bool SolveSession::run(double seconds) {
+  State& s = *s_;
+  if (s.finished) return false;
+  SearchContext& ctx = s.ctx;
+  const auto now = std::chrono::steady_clock::now();
+  const auto slice_end = now + std::chrono::microseconds(int64_t(std::min(std::max(0.0, seconds), 1e9) * 1e6));
+  ctx.deadline = std::min(s.deadline, slice_end);
+  ctx.paused.store(false);
 
   // Heartbeat: progress at a steady pace even between improvements.
   std::mutex hb_mu;
   std::condition_variable hb_cv;
   bool hb_quit = false;
   std::thread heartbeat;
-  if (options.on_progress && options.heartbeat_seconds > 0) {
+  if (s.options.on_progress && s.options.heartbeat_seconds > 0) {
     heartbeat = std::thread([&] {
       std::unique_lock<std::mutex> lock(hb_mu);
       while (!hb_quit) {
-        hb_cv.wait_for(lock, std::chrono::duration<double>(options.heartbeat_seconds));
+        hb_cv.wait_for(lock, std::chrono::duration<double>(s.options.heartbeat_seconds));
         if (hb_quit) break;
         lock.unlock();
-        ctx.report("heartbeat");
+        ctx.report(ProgressEvent::kHeartbeat);
         lock.lock();
       }
     });
   }
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads && !ctx.should_stop(); ++t) pool.emplace_back(run_worker, &ctx, t);
-  run_worker(&ctx, 0);
-  // With a round budget, thread 0 finishing ends the others too.
-  ctx.done.store(true);
+  for (size_t t = 1; t < s.threads.size() && !ctx.should_stop(); ++t)
+    pool.emplace_back([&s, t] { s.threads[t]->run(); });
+  const bool more = s.threads[0]->run();
+  // Thread 0 returning ends the slice for every thread (with a round budget,
+  // its budget is the solve's).
+  ctx.paused.store(true);
   for (auto& th : pool) th.join();
   {
     std::lock_guard<std::mutex> lock(hb_mu);
@@ -105,28 +157,48 @@ SolveResult solve(const Problem& problem, const SolveOptions& options) {
   hb_cv.notify_all();
   if (heartbeat.joinable()) heartbeat.join();
 
-  incumbent.snapshot(&result.assignment, &result.evaluation);
+  const bool stopped = s.options.stop && s.options.stop->load();
+  if (!more || ctx.done.load() || stopped || std::chrono::steady_clock::now() >= s.deadline) s.finished = true;
+  return !s.finished;
+}
+
+SolveResult SolveSession::result() {
+  State& s = *s_;
+  SolveResult result = s.result;
+  if (!result.status.ok || s.threads.empty()) return result;
+  SearchContext& ctx = s.ctx;
+  s.incumbent.snapshot(&result.assignment, &result.evaluation);
   result.feasible = result.evaluation.feasible();
-  result.has_lower_bound = ctx.has_lower_bound;
-  result.lower_bound = ctx.lower_bound;
-  result.proven_optimal = result.feasible && result.has_lower_bound &&
-                          result.lower_bound >= result.evaluation.total_cost;
+  {
+    std::lock_guard<std::mutex> lock(ctx.progress_mu);
+    result.has_lower_bound = ctx.has_lower_bound;
+    result.lower_bound = ctx.lower_bound;
+    result.stats.first_feasible_seconds = ctx.first_feasible_seconds;
+    result.stats.history = ctx.history;
+  }
+  if (s.rs.wiped_out) result.outcome = Outcome::kProvenInfeasible;
+  else if (!result.feasible) result.outcome = Outcome::kNoFeasibleFound;
+  else if (result.has_lower_bound && result.lower_bound >= result.evaluation.total_cost) result.outcome = Outcome::kOptimal;
+  else result.outcome = Outcome::kFeasible;
   result.elapsed_seconds = ctx.elapsed();
-  result.stats.rounds = ctx.rounds.load();
-  result.stats.message_passes = ctx.message_passes.load();
-  result.stats.windows = ctx.windows.load();
-  result.stats.local_moves = ctx.local_moves.load();
-  result.stats.repairs = ctx.repairs.load();
-  result.stats.improvements = ctx.improvements.load();
-  result.stats.first_feasible_seconds = ctx.first_feasible_seconds;
-  result.stats.history = ctx.history;
-  result.stats.tied_groups = groups.size();
-  result.stats.tied_nodes = groups.tied_nodes();
+  for (int k = 0; k < kCounterCount; ++k) result.stats.set_counter(Counter(k), ctx.counters[k].load());
+  result.stats.tied_groups = s.groups.size();
+  result.stats.tied_nodes = s.groups.tied_nodes();
   result.stats.contracted_nodes = ctx.contraction ? ctx.contraction->nodes() : 0;
   for (int k = 0; k < kMechanismCount; ++k)
     result.stats.mechanisms[k] = {ctx.mechanism_counts[2 * k].load(), ctx.mechanism_counts[2 * k + 1].load()};
-  ctx.report("done");
+  if (s.finished && !s.reported_done) {
+    s.reported_done = true;
+    ctx.report(ProgressEvent::kDone);
+  }
   return result;
+}
+
+SolveResult solve(const Problem& problem, const SolveOptions& options) {
+  SolveSession session(problem, options);
+  while (session.run(1e9)) {
+  }
+  return session.result();
 }
 
 }  // namespace iopddl

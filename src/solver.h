@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,10 +12,16 @@
 #include "int128.h"
 #include "mechanisms.h"
 #include "params.h"
+#include "stats.h"
 #include "problem.h"
 #include "status.h"
 
 namespace iopddl {
+
+// Why a progress snapshot was taken.
+enum class ProgressEvent { kStart, kImproved, kBound, kHeartbeat, kDone };
+// "start", "improved", "bound", "heartbeat", "done": the package's names.
+const char* event_name(ProgressEvent e);
 
 // A snapshot of the search, handed to the progress callback.
 struct Progress {
@@ -25,7 +32,7 @@ struct Progress {
   bool has_lower_bound = false;
   Int128 lower_bound = 0;      // proven: no assignment within the limit costs less
   int64_t iterations = 0;
-  const char* event = "";      // "start", "improved", "bound", "heartbeat", "done"
+  ProgressEvent event = ProgressEvent::kStart;
 };
 
 struct SolveOptions {
@@ -48,30 +55,12 @@ struct SolveOptions {
   Params params;
 };
 
-struct ImprovementPoint {
-  double seconds;
-  Int128 cost;
-  bool feasible;
-};
-
-struct SolveStats {
-  int threads = 0;
-  int64_t rounds = 0;               // outer rounds, all threads
-  int64_t message_passes = 0;        // message-passing iterations, both roles (forward + backward pass each)
-  int64_t windows = 0;              // large-neighbourhood windows solved by elimination
-  int64_t local_moves = 0;          // accepted single-node moves
-  int64_t repairs = 0;              // memory repairs run
-  int64_t improvements = 0;         // new incumbents
-  int64_t strategies_total = 0;     // before reductions
-  int64_t strategies_removed = 0;   // by the exact domain reductions
-  int64_t nodes_fixed = 0;          // nodes left with one strategy
-  double reduce_seconds = 0;
-  int64_t tied_groups = 0;          // groups of nodes tied by bijective edges (tied_groups.h)
-  int64_t tied_nodes = 0;           // nodes in them
-  int64_t contracted_nodes = 0;     // nodes of the problem with each group contracted (0: none tied)
-  MechanismCounts mechanisms{};     // per mechanism (mechanisms.h): tried, improved
-  double first_feasible_seconds = -1;
-  std::vector<ImprovementPoint> history;
+// How a solve ended.
+enum class Outcome {
+  kOptimal,           // feasible, and the lower bound proves it optimal
+  kFeasible,          // feasible; a better answer may exist
+  kProvenInfeasible,  // the reductions showed that no assignment fits
+  kNoFeasibleFound,   // none found in time (the least-violating one is the answer)
 };
 
 struct SolveResult {
@@ -81,12 +70,43 @@ struct SolveResult {
   bool feasible = false;          // within the limit and no forbidden entry
   bool has_lower_bound = false;
   Int128 lower_bound = 0;
-  bool proven_infeasible = false; // the reductions showed no feasible assignment exists
-  bool proven_optimal = false;    // feasible and equal to the lower bound
+  Outcome outcome = Outcome::kNoFeasibleFound;
+  bool proven_infeasible() const { return outcome == Outcome::kProvenInfeasible; }
+  bool proven_optimal() const { return outcome == Outcome::kOptimal; }
   double elapsed_seconds = 0;
   SolveStats stats;
 };
 
+// The most search threads a solve runs.
+constexpr int kMaxThreads = 256;
+
+// Solves within options.time_limit_seconds (a session run to the end).
 SolveResult solve(const Problem& problem, const SolveOptions& options);
+
+// A solve that can run in slices and resume where it stopped: the model, the
+// reductions, the incumbent, every thread's prices, messages and rule weights
+// are kept between run() calls. For callers that must give their thread back
+// now and then (a browser's single-threaded Worker); solve() is one session.
+// The time limit counts from construction; `problem` and the options' stop
+// flag must outlive the session.
+class SolveSession {
+ public:
+  SolveSession(const Problem& problem, const SolveOptions& options);
+  ~SolveSession();
+  SolveSession(const SolveSession&) = delete;
+  SolveSession& operator=(const SolveSession&) = delete;
+  // Not ok: the solve cannot run (a bad start, too many strategies).
+  const Status& status() const;
+  // Searches for up to `seconds` more; false once the solve is over (time
+  // limit, stop flag, proof of optimality, round budget).
+  bool run(double seconds);
+  bool finished() const;
+  // The best answer so far and the statistics; the final result once finished.
+  SolveResult result();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 }  // namespace iopddl

@@ -1,6 +1,9 @@
-// The parameter table (params.h), warm starts and restarts through solve().
+// The parameter table (params.h), warm starts, restarts and resumable
+// sessions, through the solver's API.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <mutex>
 
 #include "load_json.h"
@@ -162,4 +165,72 @@ TEST(Restarts, RestartAfterAStallAndKeepTheBest) {
   o.time_limit_seconds = 0.5;
   r = solve(p, o);
   EXPECT_EQ(r.stats.mechanisms[int(Mechanism::kRestart)].tried, 0);
+}
+
+// A session run to the end is solve(): the same answer under a round budget,
+// even after slices that were too short to do anything.
+TEST(SolveSession, RunToTheEndIsSolve) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o;
+  o.time_limit_seconds = 60;
+  o.threads = 1;
+  o.max_rounds = 4;
+  const SolveResult whole = solve(p, o);
+  SolveSession s(p, o);
+  ASSERT_TRUE(s.status().ok);
+  for (int k = 0; k < 3; ++k) EXPECT_TRUE(s.run(0));
+  while (s.run(1e9)) {
+  }
+  EXPECT_TRUE(s.finished());
+  EXPECT_FALSE(s.run(1));
+  const SolveResult r = s.result();
+  EXPECT_EQ(r.assignment, whole.assignment);
+  EXPECT_EQ(r.stats.rounds, whole.stats.rounds);
+}
+
+// In short slices the search goes on where it stopped: the first answer is
+// found once, the rounds add up, and the session ends at its time limit.
+TEST(SolveSession, SlicesResume) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o;
+  o.time_limit_seconds = 1.5;
+  o.threads = 1;
+  SolveSession s(p, o);
+  ASSERT_TRUE(s.status().ok);
+  int slices = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (s.run(0.03)) ++slices;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_GT(slices, 10);
+  EXPECT_LT(wall, 2.0);
+  const SolveResult r = s.result();
+  ASSERT_TRUE(r.feasible);
+  EXPECT_GE(r.elapsed_seconds, 1.4);
+  EXPECT_GT(r.stats.rounds, slices / 2);
+  for (size_t k = 1; k < r.stats.history.size(); ++k)
+    EXPECT_LE(r.stats.history[k].cost, r.stats.history[k - 1].cost);
+}
+
+TEST(SolveSession, StopFlagEndsIt) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  std::atomic<bool> stop{false};
+  SolveOptions o;
+  o.time_limit_seconds = 30;
+  o.threads = 2;
+  o.stop = &stop;
+  SolveSession s(p, o);
+  EXPECT_TRUE(s.run(0.2));
+  stop.store(true);
+  EXPECT_FALSE(s.run(10));
+  EXPECT_TRUE(s.result().feasible);
+}
+
+TEST(SolveSession, BadStartIsAStatus) {
+  Problem p = load("example.json");
+  SolveOptions o;
+  o.start = {1};
+  SolveSession s(p, o);
+  EXPECT_FALSE(s.status().ok);
+  EXPECT_FALSE(s.run(1));
+  EXPECT_FALSE(s.result().status.ok);
 }

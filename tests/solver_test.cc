@@ -289,6 +289,7 @@ TEST(Solver, ReportsInfeasibleWhenNothingFits) {
           "edges":{"nodes":[],"costs":[]},"usage_limit":10}})", "inline", &p).ok);
   SolveResult r = solve(p, rounds(3));
   EXPECT_FALSE(r.feasible);
-  EXPECT_TRUE(r.proven_infeasible);
+  EXPECT_TRUE(r.proven_infeasible());
+  EXPECT_EQ(r.outcome, Outcome::kProvenInfeasible);
   EXPECT_EQ(r.assignment.size(), 2u);
 }

@@ -4,7 +4,12 @@
 // each, the score ratio (wasm / native) and the load-time ratio (wasm / native).
 //
 //   node wasm/bench.mjs [--benchmarks DIR] [--threads N] [--fraction F] [--only A G ...]
-//                       [--native build/iopddl] [--seed N]
+//                       [--native build/iopddl] [--seed N] [--backend single --slice MS]
+//
+// --backend single runs the package's single-threaded back end (what a page
+// without cross-origin isolation gets), with a signal so that it solves in
+// slices of MS milliseconds (default 500, the page's), against native with
+// --threads 1.
 //
 // DIR holds best_known.tsv and the instances (default ../shared/benchmarks).
 // Both sides get the contest timeout (times F) for the whole run, loading
@@ -26,6 +31,8 @@ const threads = Number(opt('--threads', '2'));
 const fraction = Number(opt('--fraction', '1'));
 const seed = opt('--seed', '1');
 const native = resolve(root, opt('--native', 'build/iopddl'));
+const backend = opt('--backend', 'threads');
+const sliceMs = Number(opt('--slice', '500'));
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? args.slice(onlyAt + 1).filter((a) => !a.startsWith('--')) : null;
 
@@ -55,14 +62,16 @@ for (const r of rows) {
   process.stderr.write(`${r.instance}: native ${r.timeout} s ... `);
   const n = runNative(r);
   process.stderr.write(`wasm ... `);
-  const solver = await createSolver({ threads });
+  const solver = await createSolver(backend === 'single' ? { backend: 'single' } : { threads });
   const t0 = performance.now();
   const problem = await solver.load(readFileSync(r.file), { source: r.file });
   const loadS = (performance.now() - t0) / 1000;
   const memMiB = solver.memoryBytes() / 2 ** 20;
   const nEval = await problem.evaluate(n.assignment);
   const limitS = Math.max(0, r.timeout - margin(r.timeout) - loadS);
-  const w = await problem.solve({ timeLimitMs: limitS * 1000, threads, seed: BigInt(seed) });
+  const w = backend === 'single'
+    ? await problem.solve({ timeLimitMs: limitS * 1000, seed: BigInt(seed), signal: new AbortController().signal, sliceMs })
+    : await problem.solve({ timeLimitMs: limitS * 1000, threads, seed: BigInt(seed) });
   const wall = (performance.now() - t0) / 1000;
   await solver.dispose();
   const ns = score(r.best, nEval.totalCost, nEval.feasible);
@@ -79,7 +88,8 @@ for (const r of rows) {
 }
 
 const cols = Object.keys(out[0] || {});
-console.log(`threads ${threads}, timeouts x${fraction}, seed ${seed}, ${new Date().toISOString()}`);
+console.log(`${backend === 'single' ? `single-threaded back end in ${sliceMs} ms slices vs native --threads ${threads}` : `threads ${threads}`}, ` +
+  `timeouts x${fraction}, seed ${seed}, ${new Date().toISOString()}`);
 console.log(`| ${cols.join(' | ')} |`);
 console.log(`|${cols.map(() => '---').join('|')}|`);
 for (const o of out) console.log(`| ${cols.map((c) => o[c]).join(' | ')} |`);

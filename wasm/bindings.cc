@@ -142,7 +142,7 @@ std::string summary_json(const Problem& p, double load_seconds) {
 
 std::string progress_json(const Progress& pr, uint64_t seq) {
   Json j;
-  j.i64("seq", int64_t(seq)).str("event", pr.event ? pr.event : "").num("elapsed", pr.elapsed_seconds);
+  j.i64("seq", int64_t(seq)).str("event", event_name(pr.event)).num("elapsed", pr.elapsed_seconds);
   j.boolean("hasSolution", pr.has_solution).boolean("feasible", pr.feasible);
   if (pr.has_solution) j.big("cost", pr.best_cost); else j.null("cost");
   if (pr.has_lower_bound) j.big("lowerBound", pr.lower_bound); else j.null("lowerBound");
@@ -161,18 +161,23 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
   a += ']';
   j.raw("assignment", a);
   j.raw("evaluation", evaluation_json(p, r.evaluation, false));
-  j.boolean("feasible", r.feasible).boolean("provenInfeasible", r.proven_infeasible);
-  j.boolean("provenOptimal", r.proven_optimal);
+  j.boolean("feasible", r.feasible).boolean("provenInfeasible", r.proven_infeasible());
+  j.boolean("provenOptimal", r.proven_optimal());
   if (r.has_lower_bound) j.big("lowerBound", r.lower_bound); else j.null("lowerBound");
   j.num("elapsed", r.elapsed_seconds).boolean("stopped", stopped);
   const SolveStats& s = r.stats;
+  // The lists of src/stats.h: the counters (summed over the slices of a
+  // sliced solve) and the model's facts, each under its JSON name.
+  Json counters, facts;
+#define IOPDDL_COUNTER_JSON(field, json, ...) counters.i64(json, s.field);
+  IOPDDL_COUNTERS(IOPDDL_COUNTER_JSON)
+#undef IOPDDL_COUNTER_JSON
+#define IOPDDL_FACT_JSON(field, json, ...) facts.i64(json, s.field);
+  IOPDDL_MODEL_FACTS(IOPDDL_FACT_JSON)
+#undef IOPDDL_FACT_JSON
   Json st;
-  // Mirrors SolveStats (src/solver.h): keep in step when its fields change.
-  st.i64("threads", s.threads).i64("rounds", s.rounds);
-  st.i64("messagePasses", s.message_passes).i64("windows", s.windows);
-  st.i64("localMoves", s.local_moves).i64("repairs", s.repairs).i64("improvements", s.improvements);
-  st.i64("strategiesTotal", s.strategies_total).i64("strategiesRemoved", s.strategies_removed);
-  st.i64("nodesFixed", s.nodes_fixed).num("reduceSeconds", s.reduce_seconds);
+  st.raw("counters", counters.done()).raw("facts", facts.done());
+  st.num("reduceSeconds", s.reduce_seconds);
   if (s.first_feasible_seconds >= 0) st.num("firstFeasibleSeconds", s.first_feasible_seconds);
   else st.null("firstFeasibleSeconds");
   std::string h = "[";
@@ -183,7 +188,6 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
     h += e.done();
   }
   st.raw("history", h + "]");
-  st.i64("tiedGroups", s.tied_groups).i64("tiedNodes", s.tied_nodes).i64("contractedNodes", s.contracted_nodes);
   Json mech;  // one entry per mechanism of src/mechanisms.h, under its name
   for (int k = 0; k < kMechanismCount; ++k) {
     Json c;
@@ -333,9 +337,25 @@ class ProblemHandle {
     std::vector<int32_t> v(a, a + size_t(n));
     return evaluation_json(*p_, iopddl::evaluate(*p_, v), true);
   }
+  // The problem's per-node arrays, read in place by JavaScript (which copies
+  // them out): 0 strategy offsets (n + 1, uint64), 1 strategy costs, 2
+  // strategy usages (int64, at offset[i] + s), 3 interval starts, 4 interval
+  // ends (int64, n). Address and length in elements.
+  double node_array(int k) const { return p_ ? double(uintptr_t(array(k).first)) : 0; }
+  double node_array_length(int k) const { return p_ ? double(array(k).second) : 0; }
   std::shared_ptr<const Problem> problem() const { return p_; }
 
  private:
+  std::pair<const void*, size_t> array(int k) const {
+    switch (k) {
+      case 0: return {p_->strategy_offset.data(), p_->strategy_offset.size()};
+      case 1: return {p_->node_cost.data(), p_->node_cost.size()};
+      case 2: return {p_->node_usage.data(), p_->node_usage.size()};
+      case 3: return {p_->interval_lo.data(), p_->interval_lo.size()};
+      case 4: return {p_->interval_hi.data(), p_->interval_hi.size()};
+      default: return {nullptr, 0};
+    }
+  }
   std::shared_ptr<const Problem> p_;
   double load_seconds_ = 0;
 };
@@ -499,6 +519,59 @@ Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int thr
   return Task(task);
 }
 
+#ifndef __EMSCRIPTEN_PTHREADS__
+// A solve in slices, for the single-threaded build (inside the package's
+// Worker): each run() searches inline for a slice of time and returns, so the
+// Worker can read abort requests in between; the core's session keeps the
+// model, the incumbent, prices and messages between slices, so slicing costs
+// nothing. Progress goes straight to JavaScript, on the whole solve's clock.
+class SessionHandle {
+ public:
+  SessionHandle(const ProblemHandle& handle, double time_limit_seconds, const std::string& seed, double max_rounds,
+                const std::string& params, double start_ptr, double start_n)
+      : problem_(handle.problem()) {
+    if (!problem_) {
+      error_ = "the problem was disposed";
+      return;
+    }
+    SolveOptions o;
+    Status ps = parse_params(params, &o.params);
+    if (!ps) {
+      error_ = ps.message;
+      return;
+    }
+    const int32_t* sp = reinterpret_cast<const int32_t*>(uintptr_t(start_ptr));
+    o.start.assign(sp, sp + size_t(start_n));
+    o.time_limit_seconds = time_limit_seconds;
+    o.threads = 1;
+    o.seed = std::strtoull(seed.c_str(), nullptr, 10);
+    o.max_rounds = int64_t(max_rounds);
+    o.stop = &stop_;
+    o.heartbeat_seconds = 0;
+    o.on_progress = [this](const Progress& pr) {
+      iopddl_post_progress(progress_json(pr, ++progress_seq_).c_str());
+    };
+    session_.reset(new SolveSession(*problem_, o));
+    if (!session_->status()) error_ = session_->status().message;
+  }
+  std::string error() const { return error_; }
+  // Searches for up to `seconds`; true while more is left.
+  bool run(double seconds) { return error_.empty() && session_->run(seconds); }
+  void stop() { stop_.store(true); }
+  std::string result() {
+    if (!error_.empty()) return "null";
+    return result_json(*problem_, session_->result(), stop_.load());
+  }
+
+ private:
+  std::shared_ptr<const Problem> problem_;
+  std::atomic<bool> stop_{false};
+  uint64_t progress_seq_ = 0;
+  std::unique_ptr<SolveSession> session_;
+  std::string error_;
+};
+#endif
+
 bool threaded() {
 #ifdef __EMSCRIPTEN_PTHREADS__
   return true;
@@ -527,7 +600,9 @@ EMSCRIPTEN_BINDINGS(iopddl) {
   class_<ProblemHandle>("ProblemHandle")
       .function("valid", &ProblemHandle::valid)
       .function("summary", &ProblemHandle::summary)
-      .function("evaluate", &ProblemHandle::evaluate);
+      .function("evaluate", &ProblemHandle::evaluate)
+      .function("nodeArray", &ProblemHandle::node_array)
+      .function("nodeArrayLength", &ProblemHandle::node_array_length);
   class_<Task>("Task")
       .function("state", &Task::state)
       .function("error", &Task::error)
@@ -540,5 +615,13 @@ EMSCRIPTEN_BINDINGS(iopddl) {
   function("startLoad", &start_load);
   function("startSolve", &start_solve);
   function("checkParams", &check_params);
+#ifndef __EMSCRIPTEN_PTHREADS__
+  class_<SessionHandle>("SolveSession")
+      .constructor<const ProblemHandle&, double, const std::string&, double, const std::string&, double, double>()
+      .function("error", &SessionHandle::error)
+      .function("run", &SessionHandle::run)
+      .function("stop", &SessionHandle::stop)
+      .function("result", &SessionHandle::result);
+#endif
   function("parseSolution", &parse_solution_json);
 }

@@ -7,3 +7,23 @@ Module['iopddlHeapU8'] = function () {
 Module['iopddlTerminateThreads'] = function () {
   if (typeof PThread !== 'undefined') PThread.terminateAllThreads();
 };
+// A loaded problem's per-node arrays (ProblemHandle::node_array), copied out
+// of the module's memory: they stay valid after the problem is disposed, and
+// are never shared memory.
+Module['iopddlNodeData'] = function (handle) {
+  var buffer = wasmMemory.buffer;
+  function copy(k, Type) {
+    var n = handle.nodeArrayLength(k);
+    return n ? new Type(buffer, handle.nodeArray(k), n).slice() : new Type(0);
+  }
+  var offsets = copy(0, BigUint64Array);
+  var strategyOffsets = new Float64Array(offsets.length);
+  for (var i = 0; i < offsets.length; ++i) strategyOffsets[i] = Number(offsets[i]);
+  return {
+    strategyOffsets: strategyOffsets,
+    costs: copy(1, BigInt64Array),
+    usages: copy(2, BigInt64Array),
+    intervalStarts: copy(3, BigInt64Array),
+    intervalEnds: copy(4, BigInt64Array),
+  };
+};

@@ -106,7 +106,9 @@ function handle(m) {
     case 'loaded': return m.id === state.loadId && onLoaded(m);
     case 'details': return m.id === state.loadId && onDetails(m);
     case 'progress': return state.solving && m.id === state.solving.id && onProgress(m.progress);
-    case 'result': return state.solving && m.id === state.solving.id && onResult(m);
+    case 'result':
+      if (m.fromFile) return m.id === state.solutionId && onSolutionShown(m);
+      return state.solving && m.id === state.solving.id && onResult(m);
     case 'error': return onError(m);
     default: return undefined;
   }
@@ -153,6 +155,9 @@ function onError(m) {
     fatal(`The solver could not start: ${m.message}`);
   } else if (m.op === 'load' && m.id === state.loadId) {
     showLoadError(m);
+  } else if (m.op === 'solution' && m.id === state.solutionId) {
+    setLoadStatus('');
+    showSolutionError(m.message);
   } else if (m.op === 'solve' && state.solving && m.id === state.solving.id) {
     finishSolving();
     const fe = $('form-error');
@@ -163,13 +168,63 @@ function onError(m) {
 
 // ------------------------------------------------------------------ loading
 
-function loadFile(file) {
+async function loadFile(file) {
   if (!state.info) {
     state.pendingFile = file;
     setLoadStatus(`Waiting for the solver to start before reading ${file.name}…`, true);
     return;
   }
-  startLoad({ file, name: file.name }, file.name, file.size);
+  if (await looksLikeSolution(file)) openSolution(file);
+  else startLoad({ file, name: file.name }, file.name, file.size);
+}
+
+// A solution file (text starting with '[' or with the CLI's '#' progress
+// lines), told apart from a problem (JSON starting with '{', or gzip) by its
+// first bytes: the page's thread reads only those.
+async function looksLikeSolution(file) {
+  const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
+  for (const b of head) {
+    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) continue;
+    return b === 0x5b || b === 0x23;
+  }
+  return false;
+}
+
+// Evaluates a solution of the loaded problem and shows it as the result; the
+// solve form can then start from it.
+function openSolution(file) {
+  $('solution-error').hidden = true;
+  if (!state.problem) {
+    showLoadError({
+      code: 'ERR_NO_PROBLEM',
+      message: `${file.name} looks like a solution ([s0, s1, ...]). Load its problem first, then drop the solution to evaluate it and solve from it.`,
+    });
+    return;
+  }
+  if (state.solving) {
+    showSolutionError('A search is running: stop it before opening a solution.');
+    return;
+  }
+  const id = ++state.seq;
+  state.solutionId = id;
+  setLoadStatus(`Reading the solution ${file.name}…`, true);
+  worker.postMessage({ op: 'solution', id, file, name: file.name });
+}
+
+function showSolutionError(text) {
+  $('solution-error').textContent = `This solution cannot be used: ${text}`;
+  $('solution-error').hidden = false;
+}
+
+function onSolutionShown(m) {
+  setLoadStatus('');
+  $('solution-error').hidden = true;
+  state.result = { ...m, name: state.problem ? state.problem.name : 'solution' };
+  renderResult();
+  $('from-shown').disabled = false;
+  $('from-shown').checked = true;
+  const r = m.result;
+  announce(`Solution ${m.fromFile}: cost ${fmtInt(r.cost)}, ${r.feasible ? 'feasible' : 'not feasible'}.`);
 }
 
 function loadExample() {
@@ -182,6 +237,9 @@ function startLoad(msg, label, size) {
   if (state.solving) finishSolving();
   state.problem = null;
   state.result = null;
+  $('from-shown').checked = false;
+  $('from-shown').disabled = true;
+  $('solution-error').hidden = true;
   state.table = null;
   $('load-error').hidden = true;
   $('summary').hidden = true;
@@ -243,7 +301,7 @@ function onDetails(m) {
   state.problem.detailsError = m.error || null;
   $('s-load').textContent = `${state.problem.loadText} ` +
     (m.error ? `Node details unavailable (${m.error}).`
-      : `Node details for the table read in ${fmtMs(m.ms)}${m.inflateMs ? ` (inflating ${fmtMs(m.inflateMs)})` : ''}.`);
+      : `Node details for the table read in ${fmtMs(m.ms)}.`);
 }
 
 // ------------------------------------------------------------------ solving
@@ -295,6 +353,8 @@ function startSolve() {
     return;
   }
   fe.hidden = true;
+  // Read before the form is disabled for the search.
+  const fromShown = !$('from-shown').disabled && $('from-shown').checked;
   const id = ++state.seq;
   state.solving = {
     id, t0: performance.now(), timeLimitMs: c.timeLimitMs,
@@ -311,7 +371,7 @@ function startSolve() {
   state.timer = setInterval(tick, 100);
   tick();
   announce('Solving.');
-  worker.postMessage({ op: 'solve', id, timeLimitMs: c.timeLimitMs, threads: c.threads, seed: c.seed });
+  worker.postMessage({ op: 'solve', id, timeLimitMs: c.timeLimitMs, threads: c.threads, seed: c.seed, fromShown });
 }
 
 function setSolvingUi(on) {
@@ -319,6 +379,7 @@ function setSolvingUi(on) {
   $('stop-button').disabled = !on;
   $('stop-button').lastChild.textContent = ' Stop';
   for (const id of ['time-limit', 'seed']) $(id).disabled = on;
+  $('from-shown').disabled = on || !state.result || !state.result.result.hasSolution;
   $('threads').disabled = on || (state.info && state.info.backend !== 'threads');
 }
 
@@ -455,6 +516,7 @@ function onResult(m) {
   badge.textContent = m.stopped ? 'Stopped' : 'Done';
   state.result = { ...m, name: state.problem ? state.problem.name : 'solution' };
   renderResult();
+  $('from-shown').disabled = !r.hasSolution;
   announce(r.hasSolution
     ? `Solved${m.stopped ? ' (stopped)' : ''}: cost ${fmtInt(r.cost)}, ${r.feasible ? 'feasible' : 'not feasible'}${r.provenOptimal ? ', proven optimal' : ''}.`
     : 'The search ended without an answer.');
@@ -479,6 +541,8 @@ function renderResult() {
     if (r.provenInfeasible) badges.push(badge('Proven infeasible', 'bad'));
   }
   if (stopped) badges.push(badge('Stopped early: best so far', 'warn'));
+  if (state.result.fromFile) badges.push(badge(`From ${state.result.fromFile}`, 'neutral', 'evaluated, not searched'));
+  if (state.result.startedFromShown) badges.push(badge('Warm start', 'neutral', 'started from the answer shown before'));
   $('result-badges').innerHTML = badges.join('');
   card.hidden = false;
   if (!r.hasSolution || !ev) {
@@ -510,9 +574,10 @@ function renderResult() {
   }
   $('r-bound').textContent = fmtInt(r.lowerBound);
   $('r-gap').textContent = fmtGap(r.gap);
-  $('r-time').textContent = fmtMs(r.elapsedMs);
-  $('r-threads').textContent = `${r.threads}${r.backend === 'single' ? ' (no isolation)' : ''}`;
-  $('r-rounds').textContent = fmtInt(r.stats.rounds);
+  const searched = !state.result.fromFile;
+  $('r-time').textContent = searched ? fmtMs(r.elapsedMs) : '—';
+  $('r-threads').textContent = searched ? `${r.threads}${r.backend === 'single' ? ' (no isolation)' : ''}` : '—';
+  $('r-rounds').textContent = searched ? fmtInt(r.stats.rounds) : '—';
 
   const n = columns.strategy.length;
   const preview = [];
@@ -773,4 +838,6 @@ window.iopddlPage = {
   solutionLine: () => (state.result ? solutionLine() : null),
 };
 
-worker.postMessage({ op: 'init', id: 0 });
+// The solver starts once the page knows it will not reload for isolation
+// (isolation.js); at once when there is nothing to wait for.
+Promise.resolve(window.iopddlIsolation).then(() => worker.postMessage({ op: 'init', id: 0 }));

@@ -3,10 +3,10 @@
 // input bytes, the WebAssembly module or the result conversion.
 //
 // Messages in:  {op:'init', threads} | {op:'load', id, file|url, name}
-//               | {op:'solve', id, timeLimitMs, threads, seed} | {op:'stop', id}
+//               | {op:'solution', id, file, name}   (evaluate a solution file)
+//               | {op:'solve', id, timeLimitMs, threads, seed, fromShown} | {op:'stop', id}
 // Messages out: {type:'ready'|'loading'|'loaded'|'details'|'progress'|'result'|'error', id, ...}
 import { createSolver, VERSION } from './dist/browser.mjs';
-import { gunzip, isGzip, scanNodes } from './scan.mjs';
 
 let solver = null;
 let problem = null;
@@ -14,6 +14,7 @@ let detailsReady = null; // promise of the loaded problem's per-node arrays (for
 let solving = null;      // { id, controller, userStopped }
 let loading = null;      // AbortController of the load in flight
 let loadSeq = 0;
+let shown = null;        // the assignment last shown as a result (solved or read from a file), for warm starts
 
 const post = (m, transfer) => self.postMessage(m, transfer || []);
 const now = () => performance.now();
@@ -60,11 +61,12 @@ async function load(m) {
   if (problem) problem.dispose();
   problem = null;
   detailsReady = null;
+  shown = null;
   const t0 = now();
   post({ type: 'loading', id: m.id, stage: 'reading' });
   let bytes = await readInput(m);
   const readMs = now() - t0;
-  const gzip = isGzip(bytes);
+  const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
   post({ type: 'loading', id: m.id, stage: 'parsing', bytes: bytes.length, gzip });
   let p;
   try {
@@ -77,58 +79,46 @@ async function load(m) {
   }
   if (seq !== loadSeq) { p.dispose(); return; }
   problem = p;
+  bytes = null;
   post({ type: 'loaded', id: m.id, summary: p.summary, readMs, totalMs: now() - t0 });
-  // The node table's data, read from the JSON once the package accepted it (not
-  // alongside its parse: on few cores that would slow the parse down).
+  // The node table's data: the problem's own per-node arrays, from the package.
   detailsReady = (async () => {
     const t1 = now();
-    let inflateMs = 0;
     try {
-      if (gzip) {
-        bytes = await gunzip(bytes);
-        inflateMs = now() - t1;
-      }
-      const d = scanNodes(bytes);
-      bytes = null;
-      const n = p.summary.nodes;
-      if (!d.costs || d.costs.length !== n || !d.usages || d.usages.length !== n) {
-        throw new Error('node arrays do not match the summary');
-      }
-      post({ type: 'details', id: m.id, ms: now() - t1, inflateMs });
+      const d = await p.nodeData();
+      post({ type: 'details', id: m.id, ms: now() - t1 });
       return d;
     } catch (e) {
-      bytes = null;
-      post({ type: 'details', id: m.id, ms: now() - t1, inflateMs, error: errorMessage(e).message });
+      post({ type: 'details', id: m.id, ms: now() - t1, error: errorMessage(e).message });
       return null;
     }
   })();
 }
 
 // Per-node columns of an assignment, for the table (transferred, not copied).
+// Costs beyond 2^53 are also kept exact, as decimal strings.
 function nodeColumns(assignment, details) {
   const n = assignment.length;
   const strategy = Int32Array.from(assignment);
   const cols = { strategy, count: null, cost: null, usage: null, lo: null, hi: null, exactCost: null };
   if (!details) return cols;
-  const { costs, usages, intervals } = details;
+  const { strategyOffsets: off, costs, usages, intervalStarts, intervalEnds } = details;
   cols.count = new Int32Array(n);
   cols.cost = new Float64Array(n);
   cols.usage = new Float64Array(n);
+  cols.lo = new Float64Array(n);
+  cols.hi = new Float64Array(n);
   cols.exactCost = new Map();
+  const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
   for (let i = 0; i < n; ++i) {
-    const k = costs.offsets[i] + strategy[i];
-    cols.count[i] = costs.offsets[i + 1] - costs.offsets[i];
-    cols.cost[i] = costs.values[k];
-    if (costs.exact.size && costs.exact.has(k)) cols.exactCost.set(i, costs.exact.get(k));
-    cols.usage[i] = usages.values[usages.offsets[i] + strategy[i]];
-  }
-  if (intervals && intervals.length === n) {
-    cols.lo = new Float64Array(n);
-    cols.hi = new Float64Array(n);
-    for (let i = 0; i < n; ++i) {
-      cols.lo[i] = intervals.values[intervals.offsets[i]];
-      cols.hi[i] = intervals.values[intervals.offsets[i] + 1];
-    }
+    const k = off[i] + strategy[i];
+    cols.count[i] = off[i + 1] - off[i];
+    const c = costs[k];
+    cols.cost[i] = Number(c);
+    if (c > SAFE || c < -SAFE) cols.exactCost.set(i, c.toString());
+    cols.usage[i] = Number(usages[k]);
+    cols.lo[i] = Number(intervalStarts[i]);
+    cols.hi[i] = Number(intervalEnds[i]);
   }
   return cols;
 }
@@ -141,12 +131,14 @@ async function solve(m) {
   solving = run;
   const p = problem;
   const detailsOfProblem = detailsReady;
+  const start = m.fromShown && shown ? shown : undefined;
   let result;
   try {
     result = await p.solve({
       timeLimitMs: m.timeLimitMs,
       threads: m.threads,
       seed: m.seed,
+      start,
       signal: controller.signal,
       sliceMs: 500,
       progressIntervalMs: 100,
@@ -162,6 +154,16 @@ async function solve(m) {
   } finally {
     if (solving === run) solving = null;
   }
+  if (result.hasSolution && p === problem) shown = Int32Array.from(result.assignment);
+  await publish(p, detailsOfProblem, result, {
+    id: m.id, stopped: run.userStopped, startedFromShown: !!start,
+    options: { timeLimitMs: m.timeLimitMs, threads: m.threads, seed: m.seed },
+  });
+}
+
+// Posts a result (a solve's, or a solution file's) with what the page draws:
+// the exact evaluation, the usage profile and the table's columns.
+async function publish(p, detailsOfProblem, result, extra) {
   let evaluation = null;
   let profile = null;
   const transfer = [];
@@ -175,15 +177,42 @@ async function solve(m) {
     transfer.push(profile.time.buffer, profile.usage.buffer);
   }
   const details = detailsOfProblem ? await detailsOfProblem : null;
-  const columns = nodeColumns(result.assignment, details && details.costs.length === result.assignment.length ? details : null);
+  const columns = nodeColumns(result.assignment,
+    details && details.strategyOffsets.length === result.assignment.length + 1 ? details : null);
   for (const c of [columns.strategy, columns.count, columns.cost, columns.usage, columns.lo, columns.hi]) {
     if (c) transfer.push(c.buffer);
   }
   const { assignment, ...rest } = result;
-  post({
-    type: 'result', id: m.id, result: rest, evaluation, profile, columns, stopped: run.userStopped,
-    options: { timeLimitMs: m.timeLimitMs, threads: m.threads, seed: m.seed },
-  }, transfer);
+  post({ type: 'result', result: rest, evaluation, profile, columns, ...extra }, transfer);
+}
+
+// A solution file for the loaded problem: read by the core's parser, checked
+// and evaluated exactly, then shown like a result and kept as a warm start.
+async function solution(m) {
+  if (!problem) {
+    throw Object.assign(new Error('load the problem first, then its solution'), { code: 'ERR_NO_PROBLEM' });
+  }
+  const p = problem;
+  const text = await m.file.text();
+  const assignment = await solver.parseSolution(text, { source: m.name });
+  const ev = await p.evaluate(assignment);  // rejects on a wrong length or strategy
+  if (p !== problem) return;
+  shown = assignment;
+  const result = {
+    assignment: Array.from(assignment),
+    hasSolution: true,
+    feasible: ev.feasible,
+    cost: ev.totalCost,
+    lowerBound: null,
+    gap: null,
+    provenOptimal: false,
+    provenInfeasible: false,
+    elapsedMs: 0,
+    threads: 0,
+    backend: solver.backend,
+    stats: { rounds: 0, history: [], solverMs: 0 },
+  };
+  await publish(p, detailsReady, result, { id: m.id, stopped: false, fromFile: m.name });
 }
 
 self.onmessage = async (e) => {
@@ -192,6 +221,7 @@ self.onmessage = async (e) => {
     if (m.op === 'init') post({ type: 'ready', id: m.id, ...(await init(m)) });
     else if (m.op === 'load') await load(m);
     else if (m.op === 'solve') await solve(m);
+    else if (m.op === 'solution') await solution(m);
     else if (m.op === 'stop') {
       if (solving && solving.id === m.id) {
         solving.userStopped = true;

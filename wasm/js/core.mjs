@@ -151,22 +151,7 @@ function paramsText(params) {
 }
 
 // A warm start: one strategy index per node (the core checks length and range).
-function startArray(start) {
-  if (start === undefined || start === null) return null;
-  if (start instanceof Int32Array) return start;
-  if (!Array.isArray(start) && !ArrayBuffer.isView(start)) {
-    throw new TypeError('start must be an array of strategy indices');
-  }
-  const out = new Int32Array(start.length);
-  for (let i = 0; i < start.length; i++) {
-    const v = start[i];
-    if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) {
-      throw new RangeError(`start[${i}] must be a non-negative integer, got ${String(v)}`);
-    }
-    out[i] = v;
-  }
-  return out;
-}
+const startArray = (start) => (start === undefined || start === null ? null : assignmentArray(start, 'start'));
 
 function solveOptions(o, solver) {
   o = o || {};
@@ -196,6 +181,12 @@ function solveOptions(o, solver) {
 // ------------------------------------------------------------------ results
 
 const big = (s) => (s === null || s === undefined ? null : BigInt(s));
+
+// The model's facts less the thread count (a result's top-level `threads`).
+function withoutThreads(facts) {
+  const { threads, ...rest } = facts;
+  return rest;
+}
 
 function convertEvaluation(e, usageLimit) {
   const out = {
@@ -257,22 +248,13 @@ function convertResult(r, summary, extra) {
     aborted: extra.aborted,
     elapsedMs: extra.elapsedMs,
     backend: extra.backend,
-    threads: s.threads,
+    threads: s.facts.threads,
     threadsRequested: extra.threadsRequested,
     threadFallback: extra.threadFallback,
     stats: {
-      rounds: s.rounds,
-      messagePasses: s.messagePasses,
-      windows: s.windows,
-      localMoves: s.localMoves,
-      repairs: s.repairs,
-      improvements: s.improvements,
-      strategiesTotal: s.strategiesTotal,
-      strategiesRemoved: s.strategiesRemoved,
-      nodesFixed: s.nodesFixed,
-      tiedGroups: s.tiedGroups,
-      tiedNodes: s.tiedNodes,
-      contractedNodes: s.contractedNodes,
+      // The core's lists (src/stats.h), under their own names.
+      ...s.counters,
+      ...withoutThreads(s.facts),
       mechanisms: s.mechanisms,
       reduceMs: s.reduceSeconds * 1000,
       firstFeasibleMs: s.firstFeasibleSeconds === null ? null : s.firstFeasibleSeconds * 1000,
@@ -301,9 +283,10 @@ function convertSummary(s, extra) {
   };
 }
 
-function assignmentArray(assignment, summary) {
+// `what` names the array in messages ('solution', or 'start' for a warm start).
+function assignmentArray(assignment, what = 'solution') {
   if (assignment == null || typeof assignment !== 'object' || typeof assignment.length !== 'number') {
-    throw new TypeError('evaluate() needs an array of strategy indices');
+    throw new TypeError(`${what === 'start' ? 'start' : 'evaluate()'} needs an array of strategy indices`);
   }
   const n = assignment.length;
   const a = new Int32Array(n);
@@ -311,7 +294,7 @@ function assignmentArray(assignment, summary) {
     let v = assignment[i];
     if (typeof v === 'bigint') v = Number(v);
     if (typeof v !== 'number' || !Number.isInteger(v)) {
-      throw new IopddlError(`solution[${i}] = ${String(assignment[i])} is not an integer strategy index`,
+      throw new IopddlError(`${what}[${i}] = ${String(assignment[i])} is not an integer strategy index`,
         'ERR_INVALID_ASSIGNMENT');
     }
     // Outside int32 it is out of range for any node: keep it out of range (-1 is).
@@ -455,6 +438,11 @@ class ThreadedBackend {
       this.running.delete(task);
       task.delete();
     }
+  }
+
+  async nodeData(handle) {
+    this.check();
+    return this.mod.iopddlNodeData(handle);
   }
 
   async parseSolution(text, source) {
@@ -676,6 +664,10 @@ class WorkerBackend {
     }
   }
 
+  async nodeData(handle) {
+    return this.request('nodeData', { handle });
+  }
+
   async parseSolution(text, source) {
     return this.request('parseSolution', { text, source });
   }
@@ -735,10 +727,20 @@ class Problem {
     this._solver._check();
   }
 
+  /**
+   * The problem's per-node arrays, exact: strategy s of node i is entry
+   * strategyOffsets[i] + s of costs and usages; node i lives on
+   * [intervalStarts[i], intervalEnds[i]). Copies: they outlive dispose().
+   */
+  async nodeData() {
+    this._check();
+    return this._solver._backend.nodeData(this._handle);
+  }
+
   /** Exact cost split and usage profile of an assignment. */
   async evaluate(assignment) {
     this._check();
-    const a = assignmentArray(assignment, this.summary);
+    const a = assignmentArray(assignment);
     const json = await this._solver._backend.evaluate(this._handle, a);
     const e = JSON.parse(json);
     if (!e.ok) throw new IopddlError(e.message, 'ERR_INVALID_ASSIGNMENT');

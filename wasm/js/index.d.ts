@@ -156,7 +156,8 @@ export interface SolveOptions {
   progressIntervalMs?: number;
   /**
    * Single-threaded back end only: with a signal, the search runs in slices of
-   * this length so that an abort is seen between slices. Default 1000.
+   * this length so that an abort is seen between slices. The slices are one
+   * resumable solve: nothing restarts between them. Default 1000.
    */
   sliceMs?: number;
 }
@@ -178,6 +179,16 @@ export type MechanismName =
   | 'timeWindow'
   | 'ejection'
   | 'restart';
+
+export interface NodeData {
+  /** n + 1 entries: node i's strategies are entries strategyOffsets[i] .. strategyOffsets[i + 1] - 1. */
+  strategyOffsets: Float64Array;
+  costs: BigInt64Array;
+  usages: BigInt64Array;
+  /** Node i is alive on [intervalStarts[i], intervalEnds[i]). */
+  intervalStarts: BigInt64Array;
+  intervalEnds: BigInt64Array;
+}
 
 export interface MechanismCount {
   tried: number;
@@ -258,6 +269,12 @@ export interface LoadOptions {
 export interface Problem {
   readonly summary: ProblemSummary;
   readonly disposed: boolean;
+  /**
+   * The problem's per-node arrays, exact (64-bit integers as BigInt): strategy
+   * s of node i is entry strategyOffsets[i] + s of costs and usages. Copies:
+   * they stay valid after dispose().
+   */
+  nodeData(): Promise<NodeData>;
   /** Exact cost split, peak and usage profile of an assignment (rejects with ERR_INVALID_ASSIGNMENT). */
   evaluate(assignment: ArrayLike<number | bigint>): Promise<Evaluation>;
   solve(options?: SolveOptions): Promise<SolveResult>;

@@ -2,10 +2,9 @@
 // without shared memory, for browsers whose page is not cross-origin isolated.
 // Runs in a browser Worker and in a Node worker thread (used by the tests).
 //
-// A blocking solve cannot see messages, so when the caller can abort, the time
-// limit is cut into slices (new seed each, each starting from the best answer
-// so far) and abort requests are read between slices; the best answer over all
-// slices is kept.
+// A blocking solve cannot see messages, so when the caller can abort, the
+// solve runs as the core's resumable session in slices, and abort requests
+// are read between slices.
 'use strict';
 
 (function () {
@@ -28,7 +27,6 @@
   const queue = [];
   let busy = false;
 
-  const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
   const memory = () => (mod ? mod.iopddlHeapU8().buffer.byteLength : 0);
 
   function receive(m) {
@@ -163,40 +161,12 @@
 
   const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-  // Ranking of answers: a solution beats none; feasible beats infeasible; then cost.
-  function better(a, b) {
-    if (!b) return true;
-    const an = a.assignment.length > 0;
-    const bn = b.assignment.length > 0;
-    if (an !== bn) return an;
-    if (a.feasible !== b.feasible) return a.feasible;
-    if (!an) return false;
-    const ca = BigInt(a.evaluation.totalCost);
-    const cb = BigInt(b.evaluation.totalCost);
-    if (!a.feasible) {
-      if (a.evaluation.forbiddenEntries !== b.evaluation.forbiddenEntries) {
-        return a.evaluation.forbiddenEntries < b.evaluation.forbiddenEntries;
-      }
-      const pa = BigInt(a.evaluation.peakUsage);
-      const pb = BigInt(b.evaluation.peakUsage);
-      if (pa !== pb) return pa < pb;
-    }
-    return ca < cb;
-  }
-
+  // A solve runs as the core's session (SolveSession): with a signal, in
+  // slices of `sliceMs`, reading abort requests between them; the session
+  // keeps the model, the incumbent, prices and messages, so slicing costs
+  // nothing. Without a signal nothing can interrupt it: one slice.
   async function solve(m) {
     const p = problem(m.handle);
-    const start = now();
-    const deadline = start + m.timeLimitMs;
-    const sliced = m.sliceMs > 0 && m.maxRounds === 0;
-    let best = null;
-    let bestCost = null;
-    let slices = 0;
-    const total = { rounds: 0, messagePasses: 0, windows: 0, localMoves: 0, repairs: 0, improvements: 0 };
-    const history = [];
-    const mechanisms = {};
-    let firstFeasible = null;
-    let seed = BigInt(m.seed);
     if (m.aborted) aborted.add(m.id);
     const bad = mod.checkParams(m.params);
     if (bad) throw fail(bad, 'ERR_INVALID_PARAMS');
@@ -204,75 +174,41 @@
       const e = JSON.parse(evaluate({ handle: m.handle, assignment: m.start }));
       if (!e.ok) throw fail(`start: ${e.message}`, 'ERR_INVALID_ASSIGNMENT');
     }
-    for (;;) {
-      const offset = now() - start;
-      const remaining = Math.max(0, deadline - now());
-      const len = sliced ? Math.min(remaining, m.sliceMs) : remaining;
-      mod.onSolveProgress = (json) => {
-        const pr = JSON.parse(json);
-        // Report the best over all slices, on the whole solve's clock.
-        if (bestCost !== null && pr.cost !== null && best.feasible >= pr.feasible &&
-            BigInt(pr.cost) > bestCost) {
-          pr.cost = bestCost.toString();
-          pr.feasible = best.feasible;
-        }
-        post({ id: m.id, type: 'progress', json: JSON.stringify(pr), offsetMs: offset });
-      };
-      const stopNow = aborted.has(m.id);
-      let task;
+    const sliced = m.sliceMs > 0;
+    let session;
+    mod.onSolveProgress = (json) => post({ id: m.id, type: 'progress', json, offsetMs: 0 });
+    try {
       try {
-        // Each slice starts from the best answer so far (the caller's start first).
-        const from = best && best.assignment.length ? Int32Array.from(best.assignment) : m.start;
-        task = withInts(from, (ptr, n) =>
-          mod.startSolve(p, stopNow ? 0 : len / 1000, 1, seed.toString(), m.maxRounds, 0, m.params, ptr, n));
+        session = withInts(m.start, (ptr, n) => new mod.SolveSession(p, aborted.has(m.id) ? 0 : m.timeLimitMs / 1000,
+          m.seed, m.maxRounds, m.params, ptr, n));
       } catch (e) {
         throw spend(e, 'solve');
-      } finally {
-        mod.onSolveProgress = null;
       }
-      let r;
-      try {
-        if (task.state() !== 1) {
-          throw task.outOfMemory() ? spend(fail(task.error()), 'solve') : fail(task.error(), 'ERR_SOLVER');
+      const problemText = session.error();
+      if (problemText) throw fail(problemText, 'ERR_SOLVER');
+      let slices = 0;
+      for (;;) {
+        let more;
+        try {
+          more = session.run(sliced ? m.sliceMs / 1000 : 1e9);
+        } catch (e) {
+          throw spend(e, 'solve');
         }
-        r = JSON.parse(task.result());
-      } finally {
-        task.delete();
-      }
-      slices++;
-      for (const k of Object.keys(total)) total[k] += r.stats[k];
-      for (const [name, c] of Object.entries(r.stats.mechanisms)) {
-        const t = (mechanisms[name] ??= { tried: 0, improved: 0 });
-        t.tried += c.tried;
-        t.improved += c.improved;
-      }
-      if (firstFeasible === null && r.stats.firstFeasibleSeconds !== null) {
-        firstFeasible = offset / 1000 + r.stats.firstFeasibleSeconds;
-      }
-      for (const h of r.stats.history) {
-        const c = BigInt(h.cost);
-        if (bestCost === null || (h.feasible && !best.feasible) || c < bestCost) {
-          history.push({ seconds: offset / 1000 + h.seconds, cost: h.cost, feasible: h.feasible });
+        slices++;
+        if (!more) break;
+        await yieldToEvents();  // lets abort requests in
+        if (aborted.has(m.id)) {
+          session.stop();
+          session.run(0);
+          break;
         }
       }
-      if (better(r, best)) {
-        best = r;
-        bestCost = r.assignment.length ? BigInt(r.evaluation.totalCost) : null;
-      }
-      seed = (seed + 0x9e3779b97f4a7c15n) & ((1n << 64n) - 1n);
-      await yieldToEvents();  // lets abort requests in
-      // A proven answer ends the solve: another slice cannot do better.
-      if (r.provenOptimal || r.provenInfeasible) break;
-      if (!sliced || aborted.has(m.id) || now() >= deadline || stopNow) break;
+      const r = JSON.parse(session.result());
+      return { json: JSON.stringify(r), slices };
+    } finally {
+      mod.onSolveProgress = null;
+      if (session) session.delete();
     }
-    best.stopped = aborted.has(m.id);
-    Object.assign(best.stats, total, {
-      mechanisms,
-      firstFeasibleSeconds: firstFeasible,
-      history: history,
-    });
-    best.elapsed = (now() - start) / 1000;
-    return { json: JSON.stringify(best), slices };
   }
 
   async function handle(m) {
@@ -282,6 +218,7 @@
       case 'load': return load(m);
       case 'evaluate': return evaluate(m);
       case 'parseSolution': return mod.parseSolution(m.text, m.source);
+      case 'nodeData': return mod.iopddlNodeData(problem(m.handle));
       case 'solve': return solve(m);
       default: throw fail(`unknown request ${m.op}`, 'ERR_SOLVER');
     }

@@ -123,8 +123,13 @@ describe('contest example', () => {
     }
     assert.equal(s.strategiesTotal, 9);
     for (const k of ['tiedGroups', 'tiedNodes', 'contractedNodes']) assert.equal(typeof s[k], 'number', k);
-    // The mechanisms the core counts are exactly the names index.d.ts declares.
+    // The statistics are exactly the fields index.d.ts declares for SolveStats
+    // (the core lists them once, in src/stats.h).
     const dts = readFileSync(new URL('../js/index.d.ts', import.meta.url), 'utf8');
+    const body = dts.match(/export interface SolveStats \{([^}]*)\}/)[1].replace(/\/\*\*[\s\S]*?\*\//g, '');
+    const fields = [...body.matchAll(/^\s*([a-zA-Z]+)\??:/gm)].map((m) => m[1]).sort();
+    assert.deepEqual(Object.keys(s).sort(), fields);
+    // The mechanisms the core counts are exactly the names index.d.ts declares.
     const union = dts.match(/export type MechanismName =([^;]*);/)[1];
     const declared = [...union.matchAll(/'([a-zA-Z]+)'/g)].map((m) => m[1]).sort();
     assert.deepEqual(Object.keys(s.mechanisms).sort(), declared);

@@ -21,6 +21,24 @@ for (const backend of ['threads', 'single']) {
       await solver.dispose();
     });
 
+    test('nodeData: the core\'s per-node arrays, exact, outliving dispose()', async () => {
+      const obj = exampleObject();
+      obj.problem.nodes.costs[4] = ['9007199254740993'];  // beyond 2^53: exact only as BigInt
+      const p = await solver.load(JSON.stringify(obj).replace('"9007199254740993"', '9007199254740993'));
+      const d = await p.nodeData();
+      p.dispose();
+      assert.deepEqual(Array.from(d.strategyOffsets), [0, 1, 3, 6, 8, 9]);
+      assert.ok(d.costs instanceof BigInt64Array);
+      assert.deepEqual(Array.from(d.costs), [15n, 55n, 65n, 25n, 45n, 35n, 85n, 75n, 9007199254740993n]);
+      assert.deepEqual(Array.from(d.usages), [10n, 25n, 25n, 15n, 20n, 15n, 10n, 10n, 15n]);
+      assert.deepEqual(Array.from(d.intervalStarts), [30n, 40n, 50n, 110n, 110n]);
+      assert.deepEqual(Array.from(d.intervalEnds), [70n, 70n, 120n, 140n, 150n]);
+      assert.equal(d.costs.buffer instanceof ArrayBuffer, true, 'a copy, not shared memory');
+      const gd = await g.nodeData();
+      assert.equal(gd.strategyOffsets.length, g.summary.nodes + 1);
+      assert.equal(gd.costs.length, g.summary.strategies);
+    });
+
     test('parseSolution reads the last [...] line, as the CLI does', async () => {
       const a = await solver.parseSolution('# iopddl: progress\n# 0.1 s cost 9\n[0, 0, 2, 1, 0]\n');
       assert.ok(a instanceof Int32Array);
@@ -70,7 +88,16 @@ for (const backend of ['threads', 'single']) {
         assert.match(e.message, /solution\[3\] = 9/);
         return true;
       });
-      await assert.rejects(p.solve({ start: [0, -1, 0, 0, 0] }), RangeError);
+      await assert.rejects(p.solve({ start: [0, -1, 0, 0, 0] }), (e) => {
+        assert.equal(e.code, 'ERR_INVALID_ASSIGNMENT');
+        assert.match(e.message, /solution\[1\] = -1/);
+        return true;
+      });
+      await assert.rejects(p.solve({ start: [0, 0.5, 0, 0, 0] }), (e) => {
+        assert.equal(e.code, 'ERR_INVALID_ASSIGNMENT');
+        assert.match(e.message, /^start\[1\] = 0.5 is not an integer/);
+        return true;
+      });
       await assert.rejects(p.solve({ start: 'abc' }), TypeError);
       p.dispose();
     });

@@ -3,8 +3,11 @@
 // free port. Screenshots go to tests/artifacts/web-*.png. Skipped when
 // Chromium or playwright-core is missing.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +45,18 @@ function chainProblem(n) {
   return `{"problem":{"name":"chain-${n}","nodes":{"intervals":[${intervals.join(',')}],` +
     `"costs":[${costs.join(',')}],"usages":[${usages.join(',')}]},` +
     `"edges":{"nodes":[${edgeNodes.join(',')}],"costs":[${edgeCosts.join(',')}]},"usage_limit":1000000}}`;
+}
+
+// A port nobody listens on now (for a server started by another program).
+function freePort() {
+  return new Promise((resolvePromise, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolvePromise(port));
+    });
+  });
 }
 
 function rawGet(port, path) {
@@ -83,7 +98,7 @@ describe('web page', { skip: browserSkip }, () => {
   });
 
   // Opens the page; collects console errors and uncaught exceptions (page and Workers).
-  async function open(server = isolated) {
+  async function open(server = isolated, query = '') {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     contexts.add(context);
     const page = await context.newPage();
@@ -92,7 +107,7 @@ describe('web page', { skip: browserSkip }, () => {
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(`console.${m.type()}: ${m.text()}`); });
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     page.on('worker', (w) => w.on('console', (m) => { if (m.type() === 'error') errors.push(`worker: ${m.text()}`); }));
-    await page.goto(server.url);
+    await page.goto(server.url + query);
     await page.waitForFunction(() => (window.iopddlPage && window.iopddlPage.ready) ||
       !document.getElementById('fatal').hidden);
     const fatal = await page.locator('#fatal').isVisible() ? await page.locator('#fatal').innerText() : null;
@@ -278,6 +293,46 @@ describe('web page', { skip: browserSkip }, () => {
     await close();
   });
 
+  test('a solution file is evaluated and shown, and the search starts from it', { timeout: 60_000 }, async () => {
+    const { page, errors, close } = await open();
+    const file = (name, body) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(body) });
+    // Before its problem: refused, saying what to do.
+    await page.setInputFiles('#file-input', file('early.txt', '[0, 0, 2, 1, 0]\n'));
+    await page.waitForSelector('#load-error:not([hidden])');
+    assert.match(await text(page, '#load-error-text'), /early\.txt looks like a solution .* Load its problem first/);
+    await page.setInputFiles('#file-input', examplePath);
+    await page.waitForSelector('#summary:not([hidden])');
+    assert.equal(await page.locator('#from-shown').isDisabled(), true);
+    // A whole CLI output (progress lines, then the answer): an infeasible answer
+    // is shown with its exact split and the node table.
+    await page.setInputFiles('#file-input', file('mine.txt', '# iopddl: example\n# 0.1 s cost 999\n[0, 1, 2, 0, 0]\n'));
+    await page.waitForSelector('#result-card:not([hidden])');
+    const badges = await text(page, '#result-badges');
+    assert.match(badges, /From mine\.txt/);
+    assert.equal(await page.locator('#node-rows tr').count(), 5);
+    const strategies = await page.locator('#node-rows tr td:nth-child(2)').allInnerTexts();
+    assert.deepEqual(strategies.map((s) => Number(s.split('/')[0])), [0, 1, 2, 0, 0]);
+    const shown = await text(page, '#r-total');
+    assert.match(shown, /^[\d,]+$/);
+    assert.equal(await text(page, '#r-time'), '—');
+    await shot(page, 'web-solution-file.png');
+    // The solve form starts from it by default and still reaches the optimum.
+    assert.equal(await page.locator('#from-shown').isChecked(), true);
+    assert.equal(await page.locator('#from-shown').isEnabled(), true);
+    await solve(page, 5);
+    await page.waitForFunction(() => /Warm start/.test(document.querySelector('#result-badges').textContent));
+    assert.equal(await text(page, '#r-total'), '445');
+    // A solution of the wrong length says why, and the result shown stays.
+    await page.setInputFiles('#file-input', file('short.txt', '[0, 0]\n'));
+    await page.waitForSelector('#solution-error:not([hidden])');
+    assert.match(await text(page, '#solution-error'), /solution has 2 entries, the problem has 5/);
+    assert.equal(await text(page, '#r-total'), '445');
+    await page.setInputFiles('#file-input', file('junk.txt', '# nothing\n'));
+    await page.waitForFunction(() => /junk\.txt: no solution line/.test(document.querySelector('#solution-error').textContent));
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   test('a file dropped anywhere on the page loads', { timeout: 60_000 }, async () => {
     const { page, errors, close } = await open();
     const example = readFileSync(examplePath, 'utf8');
@@ -300,7 +355,8 @@ describe('web page', { skip: browserSkip }, () => {
   });
 
   test('without cross-origin isolation: a visible note and one thread; Try the example', { timeout: 60_000 }, async () => {
-    const { page, errors, close } = await open(plain);
+    // ?isolation=off: no service worker (it would isolate the page; tested below).
+    const { page, errors, close } = await open(plain, '?isolation=off');
     await page.waitForSelector('#isolation-note:not([hidden])');
     assert.match(await text(page, '#isolation-note'), /one thread/i);
     assert.match(await text(page, '#isolation-note'), /not cross-origin isolated/);
@@ -317,6 +373,50 @@ describe('web page', { skip: browserSkip }, () => {
     await shot(page, 'web-no-isolation.png');
     assert.deepEqual(errors, []);
     await close();
+  });
+
+  // A static host that sends no special headers (here python3 -m http.server
+  // over a copy of the page): the service worker adds COOP/COEP to the page's
+  // own responses, and after one reload the page runs on threads.
+  test('a plain static server: the service worker isolates the page, threads run', { timeout: 90_000 }, async () => {
+    const site = mkdtempSync(join(tmpdir(), 'iopddl-static-'));
+    for (const f of readdirSync(join(root, 'web'))) {
+      if (f === 'test' || f === 'server.mjs' || f === 'README.md') continue;
+      symlinkSync(join(root, 'web', f), join(site, f));
+    }
+    symlinkSync(join(root, 'dist'), join(site, 'dist'));
+    const port = await freePort();
+    const py = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', site],
+      { stdio: 'ignore' });
+    try {
+      const t0 = Date.now();
+      for (;;) {
+        try {
+          const r = await rawGet(port, '/index.html');
+          assert.equal(r.headers['cross-origin-embedder-policy'], undefined, 'a plain server sends no COEP');
+          break;
+        } catch (e) {
+          if (e.code === 'ERR_ASSERTION' || Date.now() - t0 > WAIT) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      const { page, errors, close } = await open({ url: `http://127.0.0.1:${port}/` });
+      assert.equal(await page.evaluate(() => window.crossOriginIsolated), true, 'isolated after the one reload');
+      const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+      await page.waitForFunction((n) => document.querySelector('#engine-text').textContent === `WebAssembly · ${n} threads`, cores);
+      assert.equal(await page.locator('#isolation-note').isHidden(), true);
+      await page.click('#example-button');
+      await page.waitForSelector('#summary:not([hidden])');
+      await solve(page, 5);
+      await page.waitForSelector('#result-card:not([hidden])');
+      assert.equal(await text(page, '#r-total'), '445');
+      assert.doesNotMatch(await text(page, '#r-threads'), /no isolation/);
+      assert.deepEqual(errors, []);
+      await close();
+    } finally {
+      py.kill();
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 
   test('keyboard and screen reader basics: labels, focus order, the drop zone is a button', { timeout: 60_000 }, async () => {

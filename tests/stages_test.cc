@@ -1,0 +1,295 @@
+// Direct tests of the search's stages on small random instances, each against
+// brute force: the usage tree, message passing, memory prices, local search and
+// the neighbourhood search, and the roulette that picks among mechanisms.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "elimination.h"
+#include "local_search.h"
+#include "memory_relax.h"
+#include "message_passing.h"
+#include "neighbourhood_search.h"
+#include "random_instance.h"
+#include "reduce_domains.h"
+#include "roulette.h"
+#include "search_model.h"
+#include "search_state.h"
+#include "usage_tree.h"
+
+using namespace iopddl;
+
+namespace {
+
+// A random instance's model after the reductions, or false when it has no
+// feasible assignment (then there is nothing to search).
+bool prepared(uint64_t seed, Problem* p, SearchModel* m) {
+  *p = test_support::random_instance(seed);
+  m->build(*p);
+  if (reduce_domains(m).wiped_out) return false;
+  return true;
+}
+
+// Every node at its least-usage live strategy: fits whenever anything does.
+std::vector<int32_t> least_usage(const SearchModel& m) {
+  std::vector<int32_t> a(m.n);
+  for (int i = 0; i < m.n; ++i) {
+    a[i] = m.domain(i)[0];
+    for (int k = 1; k < m.dom_size(i); ++k)
+      if (m.usage(i, m.domain(i)[k]) < m.usage(i, a[i])) a[i] = m.domain(i)[k];
+  }
+  return a;
+}
+
+}  // namespace
+
+TEST(UsageTree, MatchesBruteForce) {
+  Rng rng(11);
+  for (int round = 0; round < 200; ++round) {
+    const int S = 1 + int(rng.below(40));
+    UsageTree t;
+    t.init(S);
+    std::vector<int64_t> plain(S, 0);
+    for (int step = 0; step < 60; ++step) {
+      int lo = int(rng.below(uint32_t(S))), hi = int(rng.below(uint32_t(S + 1)));
+      if (lo > hi) std::swap(lo, hi);
+      const int64_t v = int64_t(rng.below(2001)) - 1000;
+      t.add(lo, hi, v);
+      for (int k = lo; k < hi; ++k) plain[k] += v;
+      int a = int(rng.below(uint32_t(S))), b = int(rng.below(uint32_t(S + 1)));
+      if (a > b) std::swap(a, b);
+      const int64_t want = a < b ? *std::max_element(plain.begin() + a, plain.begin() + b) : INT64_MIN / 4;
+      ASSERT_EQ(t.max(a, b), want) << "round " << round << " step " << step;
+      const int64_t top = *std::max_element(plain.begin(), plain.end());
+      ASSERT_EQ(t.global_max(), top);
+      ASSERT_EQ(t.argmax(), int(std::find(plain.begin(), plain.end(), top) - plain.begin()));
+    }
+  }
+}
+
+// TRW-S: its bound never exceeds the unconstrained optimum, and on a tree
+// (here: instances whose edges form a forest) it converges to that optimum
+// and its rounding reaches it.
+TEST(MessagePassing, BoundValidAndExactOnForests) {
+  int forests = 0, exact = 0;
+  for (uint64_t seed = 1; seed <= 600; ++seed) {
+    Problem p = test_support::random_instance(seed);
+    Problem free_p = p;
+    free_p.has_usage_limit = false;  // message passing ignores memory
+    test_support::Exhaustive ex = test_support::exhaustive(free_p);
+    SearchModel m;
+    m.build(free_p);
+    m.build_matrices();
+    m.build_order();
+    MessagePassing mp;
+    mp.init(m);
+    std::vector<int32_t> primal;
+    for (int it = 0; it < 60; ++it) ASSERT_TRUE(mp.iterate(&primal));
+    double mag = 0;
+    const double lb = mp.lower_bound(&mag);
+    if (!ex.feasible) continue;
+    ASSERT_LE(lb, double(ex.cost) + 1e-6 * (1 + mag)) << "seed " << seed;
+    // A forest: no self-loop, no parallel edge, edges = nodes - components.
+    std::vector<int> root(p.num_nodes());
+    for (int i = 0; i < p.num_nodes(); ++i) root[i] = i;
+    auto find = [&](int x) {
+      while (root[x] != x) x = root[x] = root[root[x]];
+      return x;
+    };
+    bool forest = true;
+    for (int e = 0; e < p.num_edges() && forest; ++e) {
+      const int a = find(p.edge_u[e]), b = find(p.edge_v[e]);
+      if (a == b) forest = false;
+      root[a] = b;
+    }
+    if (!forest) continue;
+    ++forests;
+    EXPECT_NEAR(lb, double(ex.cost), 1e-6 * (1 + mag)) << "seed " << seed;
+    SearchState st;
+    st.init(m, primal);
+    if (std::abs(st.full_cost() - double(ex.cost)) < 1e-6) ++exact;
+  }
+  EXPECT_GT(forests, 50);
+  EXPECT_GE(exact, forests * 9 / 10);
+}
+
+// Per-segment multipliers: a node's weight is the sum over its segments, the
+// offset is the limit times their total, and for any assignment within the
+// limit the prices add up to at most the offset (which makes the bound valid).
+TEST(MemoryRelax, SegmentMultipliersGiveAValidOffset) {
+  int moved = 0;
+  for (uint64_t seed = 1; seed <= 3000; ++seed) {
+    Problem p;
+    SearchModel m;
+    if (!prepared(seed, &p, &m)) continue;
+    MemoryRelax relax;
+    relax.init(m, MemoryRelax::Schedule::kSegments);
+    if (!relax.needed()) continue;
+    Rng rng(seed);
+    // Prices from answers that break the limit: every node at its largest usage.
+    std::vector<int32_t> greedy(m.n);
+    for (int i = 0; i < m.n; ++i) {
+      greedy[i] = m.domain(i)[0];
+      for (int k = 1; k < m.dom_size(i); ++k)
+        if (m.usage(i, m.domain(i)[k]) > m.usage(i, greedy[i])) greedy[i] = m.domain(i)[k];
+    }
+    for (int step = 0; step < 5; ++step) relax.update(greedy, 100.0, 1000.0, &rng);
+    std::vector<double> w;
+    relax.node_weights(&w);
+    if (relax.penalty_offset() > 0) ++moved;
+    // Brute force over every assignment within the limit.
+    test_support::Exhaustive any = test_support::exhaustive(p);
+    if (!any.feasible) continue;
+    std::vector<int> idx(p.num_nodes(), 0);
+    for (;;) {
+      std::vector<int32_t> a(idx.begin(), idx.end());
+      Evaluation ev = evaluate(p, a);
+      if (ev.within_limit) {
+        double priced = 0;
+        for (int i = 0; i < m.n; ++i) priced += w[i] * double(m.usage(i, a[i]));
+        ASSERT_LE(priced, relax.penalty_offset() * (1 + 1e-9) + 1e-9) << "seed " << seed;
+      }
+      int k = 0;
+      while (k < p.num_nodes() && ++idx[k] == p.num_strategies(k)) idx[k++] = 0;
+      if (k == p.num_nodes()) break;
+    }
+  }
+  EXPECT_GT(moved, 50);
+}
+
+// Per-node prices rise on nodes alive where the limit is broken and start
+// again from none after restart_diversified().
+TEST(MemoryRelax, NodePricesRiseWhereTheLimitBreaksAndRestart) {
+  int checked = 0;
+  for (uint64_t seed = 1; seed <= 3000; ++seed) {
+    Problem p;
+    SearchModel m;
+    if (!prepared(seed, &p, &m)) continue;
+    MemoryRelax relax;
+    relax.init(m, MemoryRelax::Schedule::kNodes);
+    if (!relax.needed()) continue;
+    std::vector<int32_t> greedy(m.n);
+    for (int i = 0; i < m.n; ++i) {
+      greedy[i] = m.domain(i)[0];
+      for (int k = 1; k < m.dom_size(i); ++k)
+        if (m.usage(i, m.domain(i)[k]) > m.usage(i, greedy[i])) greedy[i] = m.domain(i)[k];
+    }
+    SearchState st;
+    st.init(m, greedy);
+    if (st.within_limit()) continue;
+    Rng rng(seed);
+    relax.update(greedy, 0, 0, &rng);
+    std::vector<double> w;
+    relax.node_weights(&w);
+    for (int i = 0; i < m.n; ++i) {
+      const bool over = m.has_interval(i) && m.dom_size(i) >= 2 && st.max_over(i) > m.limit;
+      EXPECT_EQ(w[i] > 0, over) << "seed " << seed << " node " << i;
+    }
+    relax.restart_diversified(&rng);
+    relax.node_weights(&w);
+    for (double x : w) EXPECT_EQ(x, 0.0);
+    ++checked;
+  }
+  EXPECT_GT(checked, 50);
+}
+
+// Descent never raises the cost and keeps an assignment that fits within the
+// limit; at its end no single move that fits is better. Repair brings the
+// least-usage start's worse relatives back within the limit.
+TEST(LocalSearch, DescentEndsAtAFittingLocalOptimumAndRepairFits) {
+  int descents = 0, repairs = 0;
+  for (uint64_t seed = 1; seed <= 3000; ++seed) {
+    Problem p;
+    SearchModel m;
+    if (!prepared(seed, &p, &m)) continue;
+    LocalSearch ls;
+    ls.init(m);
+    Rng rng(seed);
+    SearchState st;
+    st.init(m, least_usage(m));
+    if (!st.within_limit()) continue;
+    const double before = st.full_cost();
+    ls.descend(&st, &rng, [] { return false; });
+    ASSERT_TRUE(st.within_limit()) << "seed " << seed;
+    ASSERT_LE(st.full_cost(), before + 1e-9) << "seed " << seed;
+    ASSERT_NEAR(st.cost, st.full_cost(), 1e-6) << "seed " << seed;
+    for (int i = 0; i < m.n; ++i)
+      for (int k = 0; k < m.dom_size(i); ++k) {
+        const int t = m.domain(i)[k];
+        const double d = st.move_delta(i, t);
+        if (d >= -1e-9) continue;
+        SearchState trial = st;
+        trial.set(i, t);
+        EXPECT_FALSE(trial.within_limit()) << "seed " << seed << ": node " << i << " -> " << t << " improves by " << -d;
+      }
+    ++descents;
+    // Break the limit by moving nodes to their largest usage, then repair.
+    SearchState worse = st;
+    for (int i = 0; i < m.n; ++i)
+      for (int k = 0; k < m.dom_size(i); ++k)
+        if (m.usage(i, m.domain(i)[k]) > m.usage(i, worse.s[i])) worse.set(i, m.domain(i)[k]);
+    if (worse.within_limit()) continue;
+    EXPECT_TRUE(ls.repair(&worse, [] { return false; })) << "seed " << seed;
+    EXPECT_TRUE(worse.within_limit()) << "seed " << seed;
+    EXPECT_NEAR(worse.cost, worse.full_cost(), 1e-6) << "seed " << seed;
+    ++repairs;
+  }
+  EXPECT_GT(descents, 1000);
+  EXPECT_GT(repairs, 50);
+}
+
+// Every answer the neighbourhood search reports fits, is costed right and is
+// strictly better than the one before; it never reports a worse answer.
+TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswers) {
+  int improved_cases = 0;
+  for (uint64_t seed = 1; seed <= 600; ++seed) {
+    Problem p;
+    SearchModel m;
+    if (!prepared(seed, &p, &m)) continue;
+    SearchState st;
+    st.init(m, least_usage(m));
+    if (!st.within_limit()) continue;
+    LocalSearch ls;
+    ls.init(m);
+    EliminationSolver elim;
+    elim.init(m);
+    NeighbourhoodSearch lns;
+    lns.init(m, &elim, &ls);
+    lns.reset(st.s);
+    Rng rng(seed);
+    double last = st.full_cost();
+    int moves = 48;
+    std::vector<double> weight(m.n, 1.0);
+    bool any = false;
+    lns.run(weight, true, &rng, [&] { return moves-- > 0; }, [] { return false; },
+            [&](const std::vector<int32_t>& b, double cost) {
+              SearchState t;
+              t.init(m, b);
+              EXPECT_TRUE(t.within_limit()) << "seed " << seed;
+              EXPECT_NEAR(t.full_cost(), cost, 1e-6 * std::max(1.0, cost)) << "seed " << seed;
+              EXPECT_LT(cost, last) << "seed " << seed;
+              last = cost;
+              any = true;
+            });
+    improved_cases += any;
+  }
+  EXPECT_GT(improved_cases, 50);
+}
+
+TEST(Roulette, FollowsTheGainsAndKeepsAFloor) {
+  Roulette<3> r;
+  Rng rng(5);
+  for (int k = 0; k < 20; ++k) r.reward(2);
+  int count[3] = {0, 0, 0};
+  for (int k = 0; k < 30000; ++k) ++count[r.pick(&rng)];
+  // Weights 1.5, 1.5, 21.5 out of 24.5.
+  EXPECT_NEAR(count[2] / 30000.0, 21.5 / 24.5, 0.02);
+  EXPECT_GT(count[0], 1000);
+  EXPECT_GT(count[1], 1000);
+  r.fade(0.0);  // only the floors are left: uniform
+  count[0] = count[1] = count[2] = 0;
+  for (int k = 0; k < 30000; ++k) ++count[r.pick(&rng)];
+  for (int c : count) EXPECT_NEAR(c / 30000.0, 1.0 / 3, 0.02);
+  EXPECT_EQ(r.pick(&rng, 1), 0);
+}
