@@ -41,7 +41,7 @@ if [ "$SANITIZERS" != 0 ]; then
   # TSan's slowdown fails) and the CLI solving the bundled instances.
   stage "multi-threaded solver tests under TSan"
   ctest --test-dir build-tsan --output-on-failure -j2 --no-tests=error \
-    -R '^(Solver\.|Restarts\.|Cli\.Solves|Cli\.QuietPrints)' \
+    -R '^(Solver\.|Restarts\.|SolveSession\.|Cli\.Solves|Cli\.QuietPrints)' \
     -E '^Solver\.(DeterministicWithOneThreadAndFixedSeed|FeasibleWithinDeadlineOnRealInstanceWithThreads)$'
 fi
 
