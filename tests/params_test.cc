@@ -9,19 +9,12 @@
 #include "load_json.h"
 #include "params.h"
 #include "solver.h"
+#include "test_data.h"
 
 using namespace iopddl;
 
-namespace {
-
-Problem load(const std::string& name) {
-  Problem p;
-  Status st = load_problem_file(std::string(IOPDDL_TEST_DATA) + "/" + name, &p);
-  EXPECT_TRUE(st.ok) << st.message;
-  return p;
-}
-
-}  // namespace
+using test_support::load;
+using test_support::rounds;
 
 TEST(Params, DefaultsAreTheTablesAndWithinRange) {
   Params d;
@@ -72,10 +65,7 @@ TEST(Params, SetByNameChecksNameRangeAndType) {
 // set explicitly give the very same answer as no settings.
 TEST(Params, ReachTheSearch) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");
-  SolveOptions o;
-  o.time_limit_seconds = 60;
-  o.threads = 1;
-  o.max_rounds = 4;
+  SolveOptions o = rounds(4);
   SolveResult a = solve(p, o);
   for (int k = 0; k < kParamCount; ++k) ASSERT_TRUE(set_param(&o.params, kParamInfo[k].name, kParamInfo[k].def).ok);
   SolveResult b = solve(p, o);
@@ -90,10 +80,7 @@ TEST(Params, ReachTheSearch) {
 // A warm start is validated, and nothing reported is worse than it.
 TEST(WarmStart, NeverWorseThanTheStart) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");
-  SolveOptions o;
-  o.time_limit_seconds = 60;
-  o.threads = 1;
-  o.max_rounds = 3;
+  SolveOptions o = rounds(3);
   const SolveResult first = solve(p, o);
   ASSERT_TRUE(first.feasible);
 
@@ -171,10 +158,7 @@ TEST(Restarts, RestartAfterAStallAndKeepTheBest) {
 // even after slices that were too short to do anything.
 TEST(SolveSession, RunToTheEndIsSolve) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");
-  SolveOptions o;
-  o.time_limit_seconds = 60;
-  o.threads = 1;
-  o.max_rounds = 4;
+  SolveOptions o = rounds(4);
   const SolveResult whole = solve(p, o);
   SolveSession s(p, o);
   ASSERT_TRUE(s.status().ok);

@@ -13,28 +13,12 @@
 #include "reduce_domains.h"
 #include "search_model.h"
 #include "solver.h"
+#include "test_data.h"
 
 using namespace iopddl;
 
-namespace {
-
-Problem load(const std::string& name) {
-  Problem p;
-  Status st = load_problem_file(std::string(IOPDDL_TEST_DATA) + "/" + name, &p);
-  EXPECT_TRUE(st.ok) << st.message;
-  return p;
-}
-
-SolveOptions rounds(int64_t r, int threads = 1, uint64_t seed = 1) {
-  SolveOptions o;
-  o.time_limit_seconds = 60;
-  o.max_rounds = r;
-  o.threads = threads;
-  o.seed = seed;
-  return o;
-}
-
-}  // namespace
+using test_support::load;
+using test_support::rounds;
 
 TEST(Solver, ContestExampleOptimum) {
   Problem p = load("example.json");

@@ -14,6 +14,7 @@
 #include "random_instance.h"
 #include "reduce_domains.h"
 #include "roulette.h"
+#include "search_checks.h"
 #include "search_model.h"
 #include "search_state.h"
 #include "usage_tree.h"
@@ -31,16 +32,8 @@ bool prepared(uint64_t seed, Problem* p, SearchModel* m) {
   return true;
 }
 
-// Every node at its least-usage live strategy: fits whenever anything does.
-std::vector<int32_t> least_usage(const SearchModel& m) {
-  std::vector<int32_t> a(m.n);
-  for (int i = 0; i < m.n; ++i) {
-    a[i] = m.domain(i)[0];
-    for (int k = 1; k < m.dom_size(i); ++k)
-      if (m.usage(i, m.domain(i)[k]) < m.usage(i, a[i])) a[i] = m.domain(i)[k];
-  }
-  return a;
-}
+std::vector<int32_t> least_usage(const SearchModel& m) { return test_support::extreme_usage(m); }
+std::vector<int32_t> largest_usage(const SearchModel& m) { return test_support::extreme_usage(m, true); }
 
 }  // namespace
 
@@ -128,12 +121,7 @@ TEST(MemoryRelax, SegmentMultipliersGiveAValidOffset) {
     if (!relax.needed()) continue;
     Rng rng(seed);
     // Prices from answers that break the limit: every node at its largest usage.
-    std::vector<int32_t> greedy(m.n);
-    for (int i = 0; i < m.n; ++i) {
-      greedy[i] = m.domain(i)[0];
-      for (int k = 1; k < m.dom_size(i); ++k)
-        if (m.usage(i, m.domain(i)[k]) > m.usage(i, greedy[i])) greedy[i] = m.domain(i)[k];
-    }
+    const std::vector<int32_t> greedy = largest_usage(m);
     for (int step = 0; step < 5; ++step) relax.update(greedy, 100.0, 1000.0, &rng);
     std::vector<double> w;
     relax.node_weights(&w);
@@ -169,12 +157,7 @@ TEST(MemoryRelax, NodePricesRiseWhereTheLimitBreaksAndRestart) {
     MemoryRelax relax;
     relax.init(m, MemoryRelax::Schedule::kNodes);
     if (!relax.needed()) continue;
-    std::vector<int32_t> greedy(m.n);
-    for (int i = 0; i < m.n; ++i) {
-      greedy[i] = m.domain(i)[0];
-      for (int k = 1; k < m.dom_size(i); ++k)
-        if (m.usage(i, m.domain(i)[k]) > m.usage(i, greedy[i])) greedy[i] = m.domain(i)[k];
-    }
+    const std::vector<int32_t> greedy = largest_usage(m);
     SearchState st;
     st.init(m, greedy);
     if (st.within_limit()) continue;
@@ -250,28 +233,7 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswers) {
     SearchState st;
     st.init(m, least_usage(m));
     if (!st.within_limit()) continue;
-    LocalSearch ls;
-    ls.init(m);
-    EliminationSolver elim;
-    elim.init(m);
-    NeighbourhoodSearch lns;
-    lns.init(m, &elim, &ls);
-    lns.reset(st.s);
-    Rng rng(seed);
-    double last = st.full_cost();
-    int moves = 48;
-    std::vector<double> weight(m.n, 1.0);
-    bool any = false;
-    lns.run(weight, true, &rng, [&] { return moves-- > 0; }, [] { return false; },
-            [&](const std::vector<int32_t>& b, double cost) {
-              SearchState t;
-              t.init(m, b);
-              EXPECT_TRUE(t.within_limit()) << "seed " << seed;
-              EXPECT_NEAR(t.full_cost(), cost, 1e-6 * std::max(1.0, cost)) << "seed " << seed;
-              EXPECT_LT(cost, last) << "seed " << seed;
-              last = cost;
-              any = true;
-            });
+    const bool any = test_support::neighbourhood_reports_only_better_fitting(m, nullptr, st.s, seed, 48);
     improved_cases += any;
   }
   EXPECT_GT(improved_cases, 50);

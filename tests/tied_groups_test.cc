@@ -12,6 +12,7 @@
 #include "neighbourhood_search.h"
 #include "elimination.h"
 #include "random_instance.h"
+#include "search_checks.h"
 #include "reduce_domains.h"
 #include "search_state.h"
 #include "tied_groups.h"
@@ -222,38 +223,11 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswersOnTiedInstances) {
     Problem p = tied_instance(seed);
     Prepared pr;
     if (!prepare(p, &pr)) continue;
-    // Every node at its least usage: a start that fits whenever anything does.
+    const std::vector<int32_t> a = test_support::extreme_usage(pr.m);
     SearchState st;
-    std::vector<int32_t> a(pr.m.n);
-    for (int i = 0; i < pr.m.n; ++i) {
-      a[i] = pr.m.domain(i)[0];
-      for (int k = 1; k < pr.m.dom_size(i); ++k)
-        if (pr.m.usage(i, pr.m.domain(i)[k]) < pr.m.usage(i, a[i])) a[i] = pr.m.domain(i)[k];
-    }
     st.init(pr.m, a);
     if (!st.within_limit()) continue;
-    LocalSearch ls;
-    ls.init(pr.m, &pr.groups);
-    EliminationSolver elim;
-    elim.init(pr.m);
-    NeighbourhoodSearch lns;
-    lns.init(pr.m, &elim, &ls, &pr.groups);
-    lns.reset(st.s);
-    Rng rng(seed);
-    double last = st.full_cost();
-    int moves = 64;
-    std::vector<double> weight(pr.m.n, 1.0);
-    bool any = false;
-    lns.run(weight, true, &rng, [&] { return moves-- > 0; }, [] { return false; },
-            [&](const std::vector<int32_t>& b, double cost) {
-              SearchState t;
-              t.init(pr.m, b);
-              EXPECT_TRUE(t.within_limit()) << "seed " << seed;
-              EXPECT_NEAR(t.full_cost(), cost, 1e-6 * std::max(1.0, cost)) << "seed " << seed;
-              EXPECT_LT(cost, last) << "seed " << seed;
-              last = cost;
-              any = true;
-            });
+    const bool any = test_support::neighbourhood_reports_only_better_fitting(pr.m, &pr.groups, a, seed, 64);
     improved_cases += any;
   }
   EXPECT_GT(improved_cases, 100);

@@ -1,0 +1,64 @@
+// Checks shared by the tests of the search's stages.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "elimination.h"
+#include "local_search.h"
+#include "neighbourhood_search.h"
+#include "search_model.h"
+#include "search_state.h"
+#include "tied_groups.h"
+
+namespace iopddl::test_support {
+
+// Every node at its live strategy of least (or, `largest`, greatest) usage;
+// the least-usage one fits whenever anything does.
+inline std::vector<int32_t> extreme_usage(const SearchModel& m, bool largest = false) {
+  std::vector<int32_t> a(m.n);
+  for (int i = 0; i < m.n; ++i) {
+    a[i] = m.domain(i)[0];
+    for (int k = 1; k < m.dom_size(i); ++k) {
+      const int s = m.domain(i)[k];
+      if (largest ? m.usage(i, s) > m.usage(i, a[i]) : m.usage(i, s) < m.usage(i, a[i])) a[i] = s;
+    }
+  }
+  return a;
+}
+
+// Runs `moves` neighbourhood moves from `start` (which fits) and checks every
+// answer reported: it fits, its cost is right, and it is strictly better than
+// the one before. True if any was reported.
+inline bool neighbourhood_reports_only_better_fitting(const SearchModel& m, const TiedGroups* groups,
+                                                      const std::vector<int32_t>& start, uint64_t seed,
+                                                      int moves) {
+  LocalSearch ls;
+  ls.init(m, groups);
+  EliminationSolver elim;
+  elim.init(m);
+  NeighbourhoodSearch lns;
+  lns.init(m, &elim, &ls, groups);
+  lns.reset(start);
+  Rng rng(seed);
+  SearchState st;
+  st.init(m, start);
+  double last = st.full_cost();
+  std::vector<double> weight(m.n, 1.0);
+  bool any = false;
+  lns.run(weight, true, &rng, [&] { return moves-- > 0; }, [] { return false; },
+          [&](const std::vector<int32_t>& b, double cost) {
+            SearchState t;
+            t.init(m, b);
+            EXPECT_TRUE(t.within_limit()) << "seed " << seed;
+            EXPECT_NEAR(t.full_cost(), cost, 1e-6 * std::max(1.0, cost)) << "seed " << seed;
+            EXPECT_LT(cost, last) << "seed " << seed;
+            last = cost;
+            any = true;
+          });
+  return any;
+}
+
+}  // namespace iopddl::test_support
