@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// The page in Debian's Chromium on one instance: load the file through the
+// file input, solve for a time limit, read the answer's cost from the page.
+// With --no-isolation the page is served without COOP/COEP (and without its
+// service worker), so it runs the single-threaded fallback; otherwise on threads.
+//
+//   node web/bench.mjs FILE SECONDS [--no-isolation] [--threads N]
+//
+// Prints the cost, the engine line and the load and solve times.
+import { resolve } from 'node:path';
+import { startServer } from './server.mjs';
+import { browserSkip, chromium, playwright } from '../tests/browser-env.mjs';
+
+const args = process.argv.slice(2);
+const isolation = !args.includes('--no-isolation');
+const threadsAt = args.indexOf('--threads');
+const threads = threadsAt >= 0 ? args[threadsAt + 1] : null;
+const pos = args.filter((a, i) => !a.startsWith('--') && !(threadsAt >= 0 && i === threadsAt + 1));
+if (pos.length !== 2) {
+  console.error('usage: node web/bench.mjs FILE SECONDS [--no-isolation] [--threads N]');
+  process.exit(2);
+}
+if (browserSkip) {
+  console.error(`web/bench.mjs: ${browserSkip}`);
+  process.exit(2);
+}
+const [file, seconds] = [resolve(pos[0]), Number(pos[1])];
+
+const server = await startServer({ port: 0, isolation });
+const browser = await playwright.chromium.launch({
+  executablePath: chromium,
+  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+});
+try {
+  const page = await browser.newPage();
+  page.setDefaultTimeout((seconds + 120) * 1000);
+  await page.goto(server.url + (isolation ? '' : '?isolation=off'));
+  await page.waitForFunction(() => window.iopddlPage && window.iopddlPage.ready);
+  const t0 = Date.now();
+  await page.setInputFiles('#file-input', file);
+  await page.waitForSelector('#summary:not([hidden])');
+  const loadS = (Date.now() - t0) / 1000;
+  await page.fill('#time-limit', String(seconds));
+  if (threads) await page.fill('#threads', threads);
+  const t1 = Date.now();
+  await page.click('#solve-button');
+  await page.waitForSelector('#result-card:not([hidden])');
+  const solveS = (Date.now() - t1) / 1000;
+  const cost = (await page.locator('#r-total').innerText()).replace(/[^\d]/g, '');
+  const engine = await page.locator('#engine-text').innerText();
+  const bound = (await page.locator('#r-bound').innerText()).replace(/[^\d]/g, '');
+  console.log(`${engine}: cost ${cost}, bound ${bound || '-'}, loaded in ${loadS.toFixed(1)} s, solved in ${solveS.toFixed(1)} s`);
+} finally {
+  await browser.close();
+  await server.close();
+}
