@@ -120,14 +120,14 @@ std::string percent(Int128 num, Int128 den) {
 // A whole (small) text file, such as a solution.
 Status read_text_file(const char* path, std::string* text) {
   FILE* f = std::fopen(path, "rb");
-  if (!f) return Status::Error(std::string(path) + ": cannot open file: " + std::strerror(errno));
+  if (!f) return Status::Error(std::string(path) + ": cannot open file: " + std::strerror(errno), StatusCode::kIo);
   text->clear();
   char buf[1 << 16];
   size_t got;
   while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, got);
   const bool read_failed = std::ferror(f) != 0;
   std::fclose(f);
-  if (read_failed) return Status::Error(std::string(path) + ": read error");
+  if (read_failed) return Status::Error(std::string(path) + ": read error", StatusCode::kIo);
   return Status::Ok();
 }
 
@@ -141,20 +141,30 @@ void list_params() {
   }
 }
 
+// The exit status for a failed step, from the kind of error: a file that
+// cannot be read or a bad option is a bad argument (2, with the usage), the
+// rest invalid input (3).
+int fail(const Status& st, const std::string& prefix = "") {
+  if (st.code == StatusCode::kIo || st.code == StatusCode::kBadArgument) return usage_error(prefix + st.message);
+  std::fprintf(stderr, "iopddl: %s%s\n", prefix.c_str(), st.message.c_str());
+  return 3;
+}
+
 int run_evaluate(int argc, char** argv) {
   if (argc != 4) return usage_error("evaluate needs PROBLEM and SOLUTION_FILE");
+  // The solution file is checked before the problem is loaded: a wrong path
+  // should not wait for a large problem to load.
   std::string why;
-  if (!readable(argv[2], &why)) return usage_error(std::string("cannot read PROBLEM ") + argv[2] + ": " + why);
   if (!readable(argv[3], &why)) return usage_error(std::string("cannot read SOLUTION_FILE ") + argv[3] + ": " + why);
   Problem p;
   Status st = load_problem_file(argv[2], &p);
-  if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
+  if (!st) return fail(st);
   std::string text;
   st = read_text_file(argv[3], &text);
-  if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
+  if (!st) return fail(st);
   std::vector<int32_t> a;
   st = parse_solution(text, argv[3], &a);
-  if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
+  if (!st) return fail(st);
   Evaluation ev = evaluate(p, a);
   if (!ev.status.ok) { std::fprintf(stderr, "iopddl: %s: %s\n", argv[3], ev.status.message.c_str()); return 3; }
   std::printf("problem:           %s (%d nodes, %d edges)\n", printable(p.name).c_str(), p.num_nodes(), p.num_edges());
@@ -227,14 +237,15 @@ int main(int argc, char** argv) {
   double timeout;
   if (!parse_number(pos[1], &timeout)) return usage_error(std::string("TIMEOUT_SECONDS must be a number, got '") + pos[1] + "'");
   if (timeout < 0) return usage_error("TIMEOUT_SECONDS must not be negative");
+  // The start file is checked before the problem is loaded: a wrong path
+  // should not wait for a large problem to load.
   std::string why;
-  if (!readable(pos[0], &why)) return usage_error(std::string("cannot read PROBLEM ") + pos[0] + ": " + why);
   if (start_file && !readable(start_file, &why))
     return usage_error(std::string("cannot read --start ") + start_file + ": " + why);
 
   Problem p;
   Status st = load_problem_file(pos[0], &p);
-  if (!st) { std::fprintf(stderr, "iopddl: %s\n", st.message.c_str()); return 3; }
+  if (!st) return fail(st);
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Keep a margin for stopping threads and printing: the contest counts it all.
   const double margin = std::min(0.3 * timeout, 0.4 + 0.01 * timeout);
@@ -248,7 +259,7 @@ int main(int argc, char** argv) {
     std::string text;
     st = read_text_file(start_file, &text);
     if (st) st = parse_solution(text, start_file, &opt.start);
-    if (!st) { std::fprintf(stderr, "iopddl: --start: %s\n", st.message.c_str()); return 3; }
+    if (!st) return fail(st, "--start: ");
   }
   if (!quiet) {
     std::printf("# iopddl %s: %s, %d nodes, %d edges, limit %s, loaded in %.3f s\n", IOPDDL_VERSION,
@@ -275,7 +286,7 @@ int main(int argc, char** argv) {
     opt.heartbeat_seconds = 0;
   }
   SolveResult r = solve(p, opt);
-  if (!r.status.ok) { std::fprintf(stderr, "iopddl: %s\n", r.status.message.c_str()); return 3; }
+  if (!r.status.ok) return fail(r.status);
   if (!quiet) {
     const auto& s = r.stats;
     std::printf("# done in %.3f s:", r.elapsed_seconds + load_s);

@@ -482,7 +482,8 @@ Status load_problem_from_buffer(std::string bytes, const std::string& source, Pr
   std::string().swap(bytes);
   *out = Problem();
   return Status::Error(source + ": out of memory while loading the problem (" + std::to_string(input_size) +
-                       " bytes of " + (gz ? "gzip input" : "input") + ")");
+                       " bytes of " + (gz ? "gzip input" : "input") + ")",
+                       StatusCode::kOutOfMemory);
 }
 
 namespace {
@@ -493,7 +494,7 @@ Status load_unguarded(std::string& bytes, const std::string& source, Problem* ou
   if (was_gzip) {
     std::string plain;
     Status st = gunzip(bytes, &plain);
-    if (!st) return Status::Error(source + ": " + st.message);
+    if (!st) return Status::Error(source + ": " + st.message, st.code);
     bytes.swap(plain);
   }
   bytes.push_back('\0');  // in-situ parsing wants a terminator
@@ -551,7 +552,7 @@ Status load_unguarded(std::string& bytes, const std::string& source, Problem* ou
                            std::to_string(i) + "] has " + std::to_string(ku));
   }
   Status st = finalize_problem(out);
-  if (!st) return Status::Error(source + ": " + st.message);
+  if (!st) return Status::Error(source + ": " + st.message, st.code);
   return Status::Ok();
 }
 
@@ -559,24 +560,24 @@ Status load_unguarded(std::string& bytes, const std::string& source, Problem* ou
 
 Status load_problem_file(const std::string& path, Problem* out) {
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) return Status::Error(path + ": cannot open file: " + std::strerror(errno));
+  if (!f) return Status::Error(path + ": cannot open file: " + std::strerror(errno), StatusCode::kIo);
   std::string bytes;
   // Only a regular file's size is meaningful: a directory opens, but its "size"
   // from fseek/ftell can be LONG_MAX, and reserving that throws.
   struct stat sb;
   const bool have_stat = fstat(fileno(f.get()), &sb) == 0;
-  if (have_stat && S_ISDIR(sb.st_mode)) return Status::Error(path + ": cannot read: is a directory");
+  if (have_stat && S_ISDIR(sb.st_mode)) return Status::Error(path + ": cannot read: is a directory", StatusCode::kIo);
   try {
     if (have_stat && S_ISREG(sb.st_mode) && sb.st_size > 0) bytes.reserve(size_t(sb.st_size) + 1);
     char buf[1 << 16];
     size_t got;
     while ((got = std::fread(buf, 1, sizeof buf, f.get())) > 0) bytes.append(buf, got);
   } catch (const std::bad_alloc&) {
-    return Status::Error(path + ": out of memory while reading the file");
+    return Status::Error(path + ": out of memory while reading the file", StatusCode::kOutOfMemory);
   } catch (const std::length_error&) {
-    return Status::Error(path + ": out of memory while reading the file");
+    return Status::Error(path + ": out of memory while reading the file", StatusCode::kOutOfMemory);
   }
-  if (std::ferror(f.get())) return Status::Error(path + ": read error: " + std::strerror(errno));
+  if (std::ferror(f.get())) return Status::Error(path + ": read error: " + std::strerror(errno), StatusCode::kIo);
   return load_problem_from_buffer(std::move(bytes), path, out);
 }
 

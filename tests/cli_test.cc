@@ -337,13 +337,13 @@ TEST_F(Cli, BadArgumentsGiveUsageAndExit2) {
       {{"--threads", "two", kExample, "2"}, "--threads needs a non-negative integer, got 'two'"},
       {{kExample, "2", "--threads"}, "--threads needs a value"},
       {{"--seed", "1.5", kExample, "2"}, "--seed needs a non-negative integer"},
-      {{missing, "2"}, "cannot read PROBLEM " + missing + ": No such file or directory"},
-      {{kData, "2"}, "cannot read PROBLEM " + kData + ": is a directory"},
-      {{kExample + "/x", "2"}, "cannot read PROBLEM " + kExample + "/x: Not a directory"},
+      {{missing, "2"}, missing + ": cannot open file: No such file or directory"},
+      {{kData, "2"}, kData + ": cannot read: is a directory"},
+      {{kExample + "/x", "2"}, kExample + "/x: cannot open file: Not a directory"},
       {{"evaluate"}, "evaluate needs PROBLEM and SOLUTION_FILE"},
       {{"evaluate", kExample}, "evaluate needs PROBLEM and SOLUTION_FILE"},
       {{"evaluate", kExample, path("sol.txt"), "x"}, "evaluate needs PROBLEM and SOLUTION_FILE"},
-      {{"evaluate", missing, path("sol.txt")}, "cannot read PROBLEM " + missing},
+      {{"evaluate", missing, path("sol.txt")}, missing + ": cannot open file"},
       {{"evaluate", kExample, missing}, "cannot read SOLUTION_FILE " + missing},
       {{"evaluate", kExample, kData}, "cannot read SOLUTION_FILE " + kData + ": is a directory"},
       {{"--set", "nope=1", kExample, "2"}, "--set: unknown parameter 'nope'"},
@@ -375,7 +375,7 @@ TEST_F(Cli, UnreadableFileIsABadArgument) {
   ASSERT_EQ(chmod(p.c_str(), 0), 0);
   Outcome r = run({p, "1"});
   EXPECT_EQ(r.exit_code, 2) << describe(r);
-  EXPECT_NE(r.err.find("cannot read PROBLEM " + p + ": Permission denied"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(p + ": cannot open file: Permission denied"), std::string::npos) << r.err;
 }
 
 // --- Invalid input: the loader's message, exit 3 -----------------------------

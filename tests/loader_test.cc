@@ -741,5 +741,32 @@ TEST(Loader, AFailedLoadLeavesNoStaleData) {
   EXPECT_EQ(p.cost(0, 0), 7);
 }
 
+// Every error says what kind it is, so that the CLI's exit status and the
+// package's error code come from the code, not from the message.
+TEST(Loader, ErrorsCarryTheirKind) {
+  Problem p;
+  Status st = load_problem_file(std::string(IOPDDL_TEST_DATA) + "/no-such-file.json", &p);
+  EXPECT_EQ(st.code, StatusCode::kIo) << st.message;
+  st = load_problem_file(IOPDDL_TEST_DATA, &p);
+  EXPECT_EQ(st.code, StatusCode::kIo) << st.message;
+  st = load("{\"problem\":", &p);
+  EXPECT_EQ(st.code, StatusCode::kInvalidInput) << st.message;
+  {
+    // A cap below what the problem's arrays need: out of memory, not invalid input.
+    std::string iv, c;
+    for (int i = 0; i < 4000; ++i) {
+      iv += i ? ",[0,1]" : "[0,1]";
+      c += i ? ",[1]" : "[1]";
+    }
+    std::string text = "{\"problem\":{\"nodes\":{\"intervals\":[" + iv + "],\"costs\":[" + c + "],\"usages\":[" + c +
+                       "]},\"edges\":{\"nodes\":[],\"costs\":[]}}}";
+    AllocationCap cap(4096);
+    st = load_problem_from_buffer(std::move(text), kSource, &p);
+  }
+  EXPECT_FALSE(st.ok);
+  EXPECT_EQ(st.code, StatusCode::kOutOfMemory) << st.message;
+  EXPECT_TRUE(load(Doc().str(), &p).ok);
+}
+
 }  // namespace
 }  // namespace iopddl

@@ -408,6 +408,7 @@ Task start_load(InputBuffer& input, const std::string& source) {
     std::string b = std::move(*bytes);
     Status st = load_problem_from_buffer(std::move(b), source, p.get());
     if (!st.ok) {
+      if (st.code == StatusCode::kOutOfMemory) task->out_of_memory.store(true);
       task->fail(st.message);
       return;
     }

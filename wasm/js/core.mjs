@@ -396,8 +396,10 @@ class ThreadedBackend {
   // Running out of memory on a task's thread ends that thread where it stands:
   // what it held stays allocated, so this module is done for.
   taskError(task, what) {
+    // The core flags running out of memory (a status code, or the allocator's
+    // handler); the message is not read for that.
     const msg = task.error();
-    if (task.outOfMemory() || isOutOfMemoryMessage(msg)) {
+    if (task.outOfMemory()) {
       this.fail(spentError(what));
       return outOfMemoryError(what, msg);
     }
