@@ -222,27 +222,53 @@ void EliminationSolver::push(int i) {
 EliminationStats EliminationSolver::solve(const std::vector<int32_t>& fixed,
                                           std::vector<int32_t>* assign, Rng* rng,
                                           const EliminationOptions& o) {
-  static const std::vector<double> kNoPrices;
-  const std::vector<double>& weight = o.weight ? *o.weight : kNoPrices;
-  const double randomness = o.randomness, follow_hint = o.follow_hint;
-  const std::vector<int32_t>* hint = o.hint;
-  const std::vector<int64_t>* usage_cap = o.usage_cap;
-  const std::vector<int32_t>* free_nodes = o.free_nodes;
-  const std::function<bool()>* should_stop = o.should_stop;
-  const int belief_every = o.belief_every;
-  const SearchModel& m = *m_;
   EliminationStats stats;
-  std::vector<int32_t>& x = *assign;
   // A window's solve writes only the window's entries: copying the whole
   // assignment would cost O(n) per window.
-  if (!free_nodes || x.size() != fixed.size()) x = fixed;
+  if (!o.free_nodes || assign->size() != fixed.size()) *assign = fixed;
+  start_free(fixed, o.free_nodes);
+  if (!build_kernel(fixed, o)) {
+    stats.complete = false;
+    return stats;
+  }
+  int remaining = int(free_.size());
+  int64_t steps = 0;
+  bool stuck_once = false;
+  while (remaining > 0) {
+    if (o.should_stop && (++steps & 1023) == 0 && (*o.should_stop)()) {
+      stats.complete = false;
+      return stats;
+    }
+    --remaining;
+    const int i = pop_low_degree();
+    if (i >= 0) {
+      eliminate(i);
+      ++stats.exact;
+      continue;
+    }
+    // Stuck: first look for an edge along which one end determines the
+    // other, and fold that end away (exact at any degree).
+    if (contract_functional(&stats)) continue;
+    // Still stuck: decide a node and condition its neighbours on it.
+    if (!decide(pick_stuck(o.randomness, rng, &stuck_once), o, rng, &stats)) {
+      stats.complete = false;
+      return stats;
+    }
+    ++stats.decided;
+  }
+  back_substitute(assign);
+  return stats;
+}
+
+// Forgets the previous solve's state (only on the nodes it freed: a small
+// window costs time in its own size, not in the problem's) and frees this
+// solve's nodes.
+void EliminationSolver::start_free(const std::vector<int32_t>& fixed, const std::vector<int32_t>* free_nodes) {
   pool_.clear();
   edges_.clear();
   records_.clear();
   rec_edges_.clear();
   stack_.clear();
-  // Only the nodes the previous solve freed carry state: a small window
-  // costs time in its own size, not in the problem's.
   for (int i : free_) {
     inc_[i].clear();
     deg_[i] = 0;
@@ -253,43 +279,44 @@ EliminationStats EliminationSolver::solve(const std::vector<int32_t>& fixed,
   if (free_nodes) {
     free_ = *free_nodes;
   } else {
-    for (int i = 0; i < m.n; ++i)
+    for (int i = 0; i < m_->n; ++i)
       if (fixed[i] < 0) free_.push_back(i);
   }
   for (int i : free_) alive_[i] = 1;
-  // Unaries of the free nodes.
+}
+
+// The free nodes' unaries (priced, capped) and the matrices between them;
+// edges towards fixed nodes go into the free end's unary. False if stopped.
+bool EliminationSolver::build_kernel(const std::vector<int32_t>& fixed, const EliminationOptions& o) {
+  const SearchModel& m = *m_;
   for (int i : free_) {
     unary_off_[i] = pool_.size();
-    const double w = weight.empty() ? 0.0 : weight[i];
+    const double w = o.weight && !o.weight->empty() ? (*o.weight)[i] : 0.0;
     const int32_t* d = m.domain(i);
-    const int64_t cap = usage_cap ? (*usage_cap)[i] : INT64_MAX;
+    const int64_t cap = o.usage_cap ? (*o.usage_cap)[i] : INT64_MAX;
     for (int k = 0; k < m.dom_size(i); ++k)
       pool_.push_back(m.node_cost(i, d[k]) + w * double(m.usage(i, d[k])) +
                       (m.usage(i, d[k]) > cap ? m.big : 0.0));
   }
-  // Edges: between free nodes into matrices (parallel ones summed); towards
-  // fixed nodes into the free end's unary.
+  // Parallel edges between free nodes are summed into one matrix.
   for (size_t f = 0; f < free_.size(); ++f) {
     const int i = free_[f];
-    if (should_stop && (f & 1023) == 1023 && (*should_stop)()) {
-      stats.complete = false;
-      return stats;
-    }
+    if (o.should_stop && (f & 1023) == 1023 && (*o.should_stop)()) return false;
     const int32_t* di = m.domain(i);
     const int Ki = m.dom_size(i);
     for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
       const Incidence& inc = m.adj[a];
-      const int o = inc.other;
-      if (!alive_[o]) {
+      const int other = inc.other;
+      if (!alive_[other]) {
         double* u = pool_.data() + unary_off_[i];
-        for (int k = 0; k < Ki; ++k) u[k] += m.pair_cost(inc, di[k], fixed[o]);
+        for (int k = 0; k < Ki; ++k) u[k] += m.pair_cost(inc, di[k], fixed[other]);
         continue;
       }
       if (!inc.self_is_u) continue;  // each free-free edge once, from its row end
-      int e = find_edge(i, o);
-      if (e < 0) e = add_edge(i, o);
+      int e = find_edge(i, other);
+      if (e < 0) e = add_edge(i, other);
       const Edge E = edges_[e];
-      const int Ko = m.dom_size(o);
+      const int Ko = m.dom_size(other);
       const double* R = m.matrix(inc.edge);  // Ki x Ko: i is the edge's u end
       double* out = pool_.data() + E.off;
       const uint64_t len = uint64_t(Ki) * Ko;
@@ -302,180 +329,182 @@ EliminationStats EliminationSolver::solve(const std::vector<int32_t>& fixed,
     }
   }
   dirty_.clear();
-  contract_budget_ = uint64_t(m_->params.contract_budget * double(pool_.size())) + (1u << 20);
+  contract_budget_ = uint64_t(m.params.contract_budget * double(pool_.size())) + (1u << 20);
   msg_off_.clear();
   msg_.clear();
-  sweep_budget_ = uint64_t(m_->params.sweep_budget * double(pool_.size())) + (1u << 20);
+  sweep_budget_ = uint64_t(m.params.sweep_budget * double(pool_.size())) + (1u << 20);
   is_dirty_.assign(edges_.size(), 0);
   for (size_t e = 0; e < edges_.size(); ++e) mark_dirty(int(e));
-  int remaining = int(free_.size());
   for (int i : free_) push(i);
+  return true;
+}
 
-  std::vector<double> tmp;
-  std::vector<int32_t> live_edges;
-  auto collect = [&](int i) {
-    live_edges.clear();
-    for (int e : inc_[i])
-      if (edges_[e].alive) live_edges.push_back(e);
-  };
-  auto other_end = [&](int e, int i) { return edges_[e].a == i ? edges_[e].b : edges_[e].a; };
+void EliminationSolver::collect(int i) {
+  live_edges_.clear();
+  for (int e : inc_[i])
+    if (edges_[e].alive) live_edges_.push_back(e);
+}
 
-  int64_t steps = 0;
-  bool stuck_once = false;
-  while (remaining > 0) {
-    if (should_stop && (++steps & 1023) == 0 && (*should_stop)()) {
-      stats.complete = false;
-      return stats;
+// A node of degree <= 2 whose elimination table stays within the budget, or -1.
+int EliminationSolver::pop_low_degree() {
+  const SearchModel& m = *m_;
+  while (!stack_.empty()) {
+    const int c = stack_.back();
+    stack_.pop_back();
+    in_stack_[c] = 0;
+    if (!alive_[c] || deg_[c] > 2) continue;
+    if (deg_[c] == 2) {
+      collect(c);
+      const int a = other_end(live_edges_[0], c), b = other_end(live_edges_[1], c);
+      const uint64_t work = uint64_t(m.dom_size(c)) * m.dom_size(a) * m.dom_size(b);
+      if (double(work) > m.params.degree2_budget) continue;  // left for a decision
     }
-    int i = -1;
-    while (!stack_.empty()) {
-      int c = stack_.back();
-      stack_.pop_back();
-      in_stack_[c] = 0;
-      if (!alive_[c] || deg_[c] > 2) continue;
-      if (deg_[c] == 2) {
-        collect(c);
-        int a = other_end(live_edges[0], c), b = other_end(live_edges[1], c);
-        uint64_t work = uint64_t(m.dom_size(c)) * m.dom_size(a) * m.dom_size(b);
-        if (double(work) > m.params.degree2_budget) continue;  // left for a decision
-      }
-      i = c;
-      break;
-    }
-    if (i >= 0) {
-      // Exact elimination of i (degree <= 2).
-      collect(i);
-      const int Ki = m.dom_size(i);
-      const double* u = pool_.data() + unary_off_[i];
-      Record r{i, 0, 0, uint32_t(rec_edges_.size()), uint32_t(live_edges.size())};
-      for (int e : live_edges) rec_edges_.push_back(e);
-      records_.push_back(r);
-      if (live_edges.size() == 1) {
-        const int e = live_edges[0];
-        const int nb = other_end(e, i);
-        const int Kn = m.dom_size(nb);
-        const Edge E = edges_[e];
-        double* un = pool_.data() + unary_off_[nb];
-        for (int t = 0; t < Kn; ++t) {
-          double best = std::numeric_limits<double>::infinity();
-          for (int s = 0; s < Ki; ++s) best = std::min(best, u[s] + mat(E, i, s, t));
-          un[t] += best;
-        }
-        kill_edge(e);
-        push(nb);
-      } else if (live_edges.size() == 2) {
-        const int e1 = live_edges[0], e2 = live_edges[1];
-        const int a = other_end(e1, i), b = other_end(e2, i);
-        const Edge E1 = edges_[e1], E2 = edges_[e2];
-        const int Ka = m.dom_size(a), Kb = m.dom_size(b);
-        tmp.assign(uint64_t(Ka) * Kb, 0.0);
-        for (int ta = 0; ta < Ka; ++ta)
-          for (int tb = 0; tb < Kb; ++tb) {
-            double best = std::numeric_limits<double>::infinity();
-            for (int s = 0; s < Ki; ++s) best = std::min(best, u[s] + mat(E1, i, s, ta) + mat(E2, i, s, tb));
-            tmp[uint64_t(ta) * Kb + tb] = best;
-          }
-        kill_edge(e1);
-        kill_edge(e2);
-        if (a == b) {
-          // Both edges lead to the same node: the result is a unary term.
-          double* ua = pool_.data() + unary_off_[a];
-          for (int ta = 0; ta < Ka; ++ta) ua[ta] += tmp[uint64_t(ta) * Kb + ta];
-        } else {
-          int e = find_edge(a, b);
-          if (e < 0) e = add_edge(a, b);
-          mark_dirty(e);
-          const Edge E = edges_[e];
-          double* out = pool_.data() + E.off;
-          if (E.a == a) {
-            for (uint64_t k = 0; k < tmp.size(); ++k) out[k] += tmp[k];
-          } else {
-            for (int ta = 0; ta < Ka; ++ta)
-              for (int tb = 0; tb < Kb; ++tb) out[uint64_t(tb) * Ka + ta] += tmp[uint64_t(ta) * Kb + tb];
-          }
-        }
-        push(a);
-        push(b);
-      }
-      alive_[i] = 0;
-      --remaining;
-      ++stats.exact;
-      continue;
-    }
-    // Stuck: first look for an edge along which one end determines the
-    // other, and fold that end away (exact at any degree).
-    if (contract_functional(&stats)) {
-      --remaining;
-      continue;
-    }
-    // Still stuck: decide the node of highest degree (a random one of the top few
-    // when randomness > 0) and condition its neighbours on it.
-    // The nodes still alive, in free_'s order: shrunk at every decision, so
-    // that deciding and sweeping cost the kernel's size, not the problem's.
-    if (!stuck_once) {
-      stuck_once = true;
-      live_.clear();
-      for (int c : free_)
-        if (alive_[c]) live_.push_back(c);
-    } else {
-      size_t k = 0;
-      for (int c : live_)
-        if (alive_[c]) live_[k++] = c;
-      live_.resize(k);
-    }
-    int best_i = -1, best_deg = -1;
-    for (int c : live_) {
-      int d = deg_[c];
-      if (randomness > 0 && rng->uniform() < randomness) d = int(d * (0.5 + rng->uniform()));
-      if (d > best_deg) { best_deg = d; best_i = c; }
-    }
-    i = best_i;
-    collect(i);
-    const int Ki = m.dom_size(i);
-    const double* u = pool_.data() + unary_off_[i];
-    int best_s = 0;
-    double best_v = std::numeric_limits<double>::infinity();
-    int hinted = -1;
-    if (hint && (follow_hint >= 1.0 || rng->uniform() < follow_hint)) {
-      const int32_t* d = m.domain(i);
-      int j = int(std::lower_bound(d, d + Ki, (*hint)[i]) - d);
-      if (j < Ki && d[j] == (*hint)[i]) hinted = j;
-    }
-    // Without a hint to follow, beliefs choose (when on); the star estimate below otherwise.
-    if (belief_every > 0 && hinted < 0) {
-      if (stats.decided % belief_every == 0 && sweep_budget_ > 0 && !sweep(should_stop)) {
-        stats.complete = false;
-        return stats;
-      }
-      belief_.resize(Ki);
-      belief(i, belief_.data());
-      hinted = int(std::min_element(belief_.begin(), belief_.end()) - belief_.begin());
-    }
-    for (int s = 0; s < Ki && hinted < 0; ++s) {
-      double v = u[s];
-      for (int e : live_edges) {
-        const int nb = other_end(e, i);
-        const double* un = pool_.data() + unary_off_[nb];
-        double mn = std::numeric_limits<double>::infinity();
-        for (int t = 0; t < m.dom_size(nb); ++t) mn = std::min(mn, mat(edges_[e], i, s, t) + un[t]);
-        v += mn;
-      }
-      if (v < best_v) { best_v = v; best_s = s; }
-    }
-    if (hinted >= 0) best_s = hinted;
-    for (int e : live_edges) {
-      const int nb = other_end(e, i);
-      double* un = pool_.data() + unary_off_[nb];
-      for (int t = 0; t < m.dom_size(nb); ++t) un[t] += mat(edges_[e], i, best_s, t);
-      kill_edge(e);
-      push(nb);
-    }
-    records_.push_back({i, 1, best_s, 0, 0});
-    alive_[i] = 0;
-    --remaining;
-    ++stats.decided;
+    return c;
   }
-  // Back-substitution, last eliminated first; domidx_ tracks domain indices.
+  return -1;
+}
+
+// Exact elimination of a node of degree <= 2: its minimum over its own
+// strategies moves onto its neighbour (a unary) or between its two
+// neighbours (a new or summed edge).
+void EliminationSolver::eliminate(int i) {
+  const SearchModel& m = *m_;
+  collect(i);
+  const int Ki = m.dom_size(i);
+  const double* u = pool_.data() + unary_off_[i];
+  Record r{i, 0, 0, uint32_t(rec_edges_.size()), uint32_t(live_edges_.size())};
+  for (int e : live_edges_) rec_edges_.push_back(e);
+  records_.push_back(r);
+  if (live_edges_.size() == 1) {
+    const int e = live_edges_[0];
+    const int nb = other_end(e, i);
+    const int Kn = m.dom_size(nb);
+    const Edge E = edges_[e];
+    double* un = pool_.data() + unary_off_[nb];
+    for (int t = 0; t < Kn; ++t) {
+      double best = std::numeric_limits<double>::infinity();
+      for (int s = 0; s < Ki; ++s) best = std::min(best, u[s] + mat(E, i, s, t));
+      un[t] += best;
+    }
+    kill_edge(e);
+    push(nb);
+  } else if (live_edges_.size() == 2) {
+    const int e1 = live_edges_[0], e2 = live_edges_[1];
+    const int a = other_end(e1, i), b = other_end(e2, i);
+    const Edge E1 = edges_[e1], E2 = edges_[e2];
+    const int Ka = m.dom_size(a), Kb = m.dom_size(b);
+    tmp_.assign(uint64_t(Ka) * Kb, 0.0);
+    for (int ta = 0; ta < Ka; ++ta)
+      for (int tb = 0; tb < Kb; ++tb) {
+        double best = std::numeric_limits<double>::infinity();
+        for (int s = 0; s < Ki; ++s) best = std::min(best, u[s] + mat(E1, i, s, ta) + mat(E2, i, s, tb));
+        tmp_[uint64_t(ta) * Kb + tb] = best;
+      }
+    kill_edge(e1);
+    kill_edge(e2);
+    if (a == b) {
+      // Both edges lead to the same node: the result is a unary term.
+      double* ua = pool_.data() + unary_off_[a];
+      for (int ta = 0; ta < Ka; ++ta) ua[ta] += tmp_[uint64_t(ta) * Kb + ta];
+    } else {
+      int e = find_edge(a, b);
+      if (e < 0) e = add_edge(a, b);
+      mark_dirty(e);
+      const Edge E = edges_[e];
+      double* out = pool_.data() + E.off;
+      if (E.a == a) {
+        for (uint64_t k = 0; k < tmp_.size(); ++k) out[k] += tmp_[k];
+      } else {
+        for (int ta = 0; ta < Ka; ++ta)
+          for (int tb = 0; tb < Kb; ++tb) out[uint64_t(tb) * Ka + ta] += tmp_[uint64_t(ta) * Kb + tb];
+      }
+    }
+    push(a);
+    push(b);
+  }
+  alive_[i] = 0;
+}
+
+// The node to decide when elimination is stuck: the one of highest degree (a
+// random one of the top few when randomness > 0). The nodes still alive are
+// kept in live_, in free_'s order, shrunk at every decision, so that deciding
+// and sweeping cost the kernel's size, not the problem's.
+int EliminationSolver::pick_stuck(double randomness, Rng* rng, bool* stuck_once) {
+  if (!*stuck_once) {
+    *stuck_once = true;
+    live_.clear();
+    for (int c : free_)
+      if (alive_[c]) live_.push_back(c);
+  } else {
+    size_t k = 0;
+    for (int c : live_)
+      if (alive_[c]) live_[k++] = c;
+    live_.resize(k);
+  }
+  int best_i = -1, best_deg = -1;
+  for (int c : live_) {
+    int d = deg_[c];
+    if (randomness > 0 && rng->uniform() < randomness) d = int(d * (0.5 + rng->uniform()));
+    if (d > best_deg) {
+      best_deg = d;
+      best_i = c;
+    }
+  }
+  return best_i;
+}
+
+// Decides node i's strategy (the hint, when followed; else min-sum beliefs
+// when on; else the star estimate: its unary plus each neighbour's best
+// reply) and conditions its neighbours on it. False if stopped in a sweep.
+bool EliminationSolver::decide(int i, const EliminationOptions& o, Rng* rng, EliminationStats* stats) {
+  const SearchModel& m = *m_;
+  collect(i);
+  const int Ki = m.dom_size(i);
+  const double* u = pool_.data() + unary_off_[i];
+  int best_s = 0;
+  double best_v = std::numeric_limits<double>::infinity();
+  int hinted = -1;
+  if (o.hint && (o.follow_hint >= 1.0 || rng->uniform() < o.follow_hint)) {
+    const int32_t* d = m.domain(i);
+    const int j = int(std::lower_bound(d, d + Ki, (*o.hint)[i]) - d);
+    if (j < Ki && d[j] == (*o.hint)[i]) hinted = j;
+  }
+  if (o.belief_every > 0 && hinted < 0) {
+    if (stats->decided % o.belief_every == 0 && sweep_budget_ > 0 && !sweep(o.should_stop)) return false;
+    belief_.resize(Ki);
+    belief(i, belief_.data());
+    hinted = int(std::min_element(belief_.begin(), belief_.end()) - belief_.begin());
+  }
+  for (int s = 0; s < Ki && hinted < 0; ++s) {
+    double v = u[s];
+    for (int e : live_edges_) {
+      const int nb = other_end(e, i);
+      const double* un = pool_.data() + unary_off_[nb];
+      double mn = std::numeric_limits<double>::infinity();
+      for (int t = 0; t < m.dom_size(nb); ++t) mn = std::min(mn, mat(edges_[e], i, s, t) + un[t]);
+      v += mn;
+    }
+    if (v < best_v) {
+      best_v = v;
+      best_s = s;
+    }
+  }
+  if (hinted >= 0) best_s = hinted;
+  for (int e : live_edges_) {
+    const int nb = other_end(e, i);
+    double* un = pool_.data() + unary_off_[nb];
+    for (int t = 0; t < m.dom_size(nb); ++t) un[t] += mat(edges_[e], i, best_s, t);
+    kill_edge(e);
+    push(nb);
+  }
+  records_.push_back({i, 1, best_s, 0, 0});
+  alive_[i] = 0;
+  return true;
+}
+
+// Back-substitution, last eliminated first; domidx_ tracks domain indices.
+void EliminationSolver::back_substitute(std::vector<int32_t>* x) {
+  const SearchModel& m = *m_;
   for (size_t k = records_.size(); k-- > 0;) {
     const Record& r = records_[k];
     const int i = r.node;
@@ -495,13 +524,15 @@ EliminationStats EliminationSolver::solve(const std::vector<int32_t>& fixed,
           const int nb = other_end(e, i);
           v += mat(edges_[e], i, s, domidx_[nb]);
         }
-        if (v < best) { best = v; j = s; }
+        if (v < best) {
+          best = v;
+          j = s;
+        }
       }
     }
     domidx_[i] = j;
-    x[i] = m.domain(i)[j];
+    (*x)[i] = m.domain(i)[j];
   }
-  return stats;
 }
 
 }  // namespace iopddl

@@ -107,6 +107,19 @@ class EliminationSolver {
   std::vector<double> belief_, reply_;
   uint64_t sweep_budget_ = 0;        // matrix entries the sweeps may still read
   static constexpr uint64_t kNoMsg = UINT64_MAX;
+  std::vector<int32_t> live_edges_;  // collect()'s answer
+  std::vector<double> tmp_;
+
+  // The phases of solve().
+  void start_free(const std::vector<int32_t>& fixed, const std::vector<int32_t>* free_nodes);
+  bool build_kernel(const std::vector<int32_t>& fixed, const EliminationOptions& o);
+  int pop_low_degree();
+  void eliminate(int i);
+  int pick_stuck(double randomness, Rng* rng, bool* stuck_once);
+  bool decide(int i, const EliminationOptions& o, Rng* rng, EliminationStats* stats);
+  void back_substitute(std::vector<int32_t>* x);
+  void collect(int i);  // node i's live edges into live_edges_
+  int other_end(int e, int i) const { return edges_[e].a == i ? edges_[e].b : edges_[e].a; }
   // Forward and backward min-sum sweeps over live_;
   // false if stopped (the solve is then incomplete).
   bool sweep(const std::function<bool()>* should_stop);
