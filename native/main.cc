@@ -248,7 +248,8 @@ int main(int argc, char** argv) {
   if (!st) return fail(st);
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Keep a margin for stopping threads and printing: the contest counts it all.
-  const double margin = std::min(0.3 * timeout, 0.4 + 0.01 * timeout);
+  const double margin = std::min(params.stop_margin_share * timeout,
+                                 params.stop_margin_base + params.stop_margin_rate * timeout);
   SolveOptions opt;
   opt.time_limit_seconds = std::max(0.0, timeout - margin - load_s);
   opt.threads = threads;

@@ -93,7 +93,7 @@ void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double uppe
     best_dual_ = dual;
     stall_ = 0;
   } else if (++stall_ >= m_->params.dual_stall) {
-    theta_ = std::max(0.02, theta_ * m_->params.dual_shrink);
+    theta_ = std::max(m_->params.dual_step_floor, theta_ * m_->params.dual_shrink);
     stall_ = 0;
   }
   double gap = upper - dual;
@@ -152,7 +152,8 @@ void MemoryRelax::restart_diversified(Rng* rng) {
   std::fill(lo_.begin(), lo_.end(), 0.0);
   std::fill(hi_.begin(), hi_.end(), -1.0);
   start_scale_.resize(m_->n);
-  for (double& f : start_scale_) f = std::exp2(4 * rng->uniform() - 2);
+  const double spread = m_->params.restart_price_spread;
+  for (double& f : start_scale_) f = std::exp2(spread * rng->uniform() - spread / 2);
 }
 
 double MemoryRelax::penalty_offset() const {

@@ -35,7 +35,7 @@ class MemoryRelax {
   // is over the limit (cost and upper unused).
   void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng);
   // kNodes: back to no prices, each node's first price scaled by its own
-  // random factor (log-uniform in [1/4, 4]), so that a restarted search
+  // random factor (log-uniform: params.restart_price_spread), so that a restarted search
   // prices memory along another path.
   void restart_diversified(Rng* rng);
   // sum over segments of multiplier x limit: subtract from a bound of the

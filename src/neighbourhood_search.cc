@@ -174,7 +174,7 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
   if (kind == 0) {
     slack_caps();
     static const std::vector<double> none;
-    if (rng->below(4) == 0) w = &none;
+    if (rng->below(uint32_t(m_->params.unpriced_window_every)) == 0) w = &none;
   } else {
     for (int x : window_) cap_[x] = INT64_MAX;
     if (!weight.empty()) {
@@ -195,8 +195,8 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
   eo.free_nodes = &window_;
   eo.should_stop = &stop;
   // A priced window whose answer does not fit is solved again with its
-  // prices doubled, up to twice: the first price is a guess.
-  const int attempts = w == &scaled_ ? 3 : 1;
+  // prices doubled: the first price is a guess.
+  const int attempts = w == &scaled_ ? m_->params.window_price_tries : 1;
   for (int attempt = 0; attempt < attempts; ++attempt) {
     for (int x : window_) fixed_[x] = -1;
     EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);

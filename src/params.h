@@ -21,6 +21,9 @@ namespace iopddl {
   X(restart_min_stall, double, 5.0, 0.0, 1e9, "stalled: and no improvement for at least this many seconds")     \
   /* the rounds of a thread (worker.cc) */                                                                      \
   X(belief_every, int, 16, 1, 1000000, "global eliminations sweep min-sum beliefs every this many decisions")   \
+  X(decision_randomness, double, 0.2, 0.0, 1.0,                                                                 \
+    "eliminations by beliefs or near the best pick stuck nodes with randomness from this ...")                 \
+  X(decision_spread, double, 0.6, 0.0, 1.0, "... to this much more (drawn per solve)")                          \
   X(rule_decay, double, 0.95, 0.0, 1.0, "per round, the elimination rules' recent gains fade by this factor")  \
   X(lns_share, double, 0.5, 0.0, 100.0, "the neighbourhood search's time, as a share of the round's global step") \
   X(lns_round_moves, int, 64, 1, 1000000000, "neighbourhood moves per round when a round budget is set")        \
@@ -34,14 +37,24 @@ namespace iopddl {
   X(first_price, double, 0.05, 1e-9, 1e9, "a node's first price, as a share of the typical cost per unit of memory") \
   X(dual_stall, int, 4, 1, 1000000, "subgradient steps without a better dual before the step shrinks")          \
   X(dual_shrink, double, 0.6, 0.01, 1.0, "the subgradient step factor's shrink after a stall")                  \
+  X(dual_step_floor, double, 0.02, 0.0, 1.0, "the subgradient step factor never shrinks below this")            \
+  X(restart_price_spread, double, 4.0, 0.0, 60.0,                                                              \
+    "after a restart, a node's first price is scaled by 2^u, u uniform over a range this wide around 0")       \
   /* neighbourhood search (neighbourhood_search.cc) */                                                          \
   X(window_min, int, 16, 1, 1000000, "the smallest connected or time window, in nodes")                         \
   X(window_sizes, int, 7, 1, 20, "window sizes drawn: window_min times 1, 2, 4, ... (this many)")               \
   X(move_decay, double, 0.9, 0.0, 1.0, "per move, the neighbourhood moves' recent gains fade by this factor")   \
+  X(unpriced_window_every, int, 4, 1, 1000000, "one connected window in this many is solved without memory prices") \
+  X(window_price_tries, int, 3, 1, 100,                                                                         \
+    "a priced time window whose answer does not fit is solved again with doubled prices, up to this many times in all") \
   /* elimination (elimination.cc) */                                                                            \
   X(degree2_budget, double, 16777216.0, 0.0, 1e12, "largest K_i x K_a x K_b table a degree-2 elimination builds") \
   X(contract_budget, double, 4.0, 0.0, 1e6, "functional-edge folding work, per live strategy")                  \
-  X(sweep_budget, double, 32.0, 0.0, 1e6, "belief-sweep work per decision, per live strategy")
+  X(sweep_budget, double, 32.0, 0.0, 1e6, "belief-sweep work per decision, per live strategy")                 \
+  /* the CLI's deadline (native/main.cc) */                                                                     \
+  X(stop_margin_share, double, 0.3, 0.0, 1.0, "the CLI stops searching early by at most this share of the timeout ...") \
+  X(stop_margin_base, double, 0.4, 0.0, 3600.0, "... and at most this many seconds ...")                        \
+  X(stop_margin_rate, double, 0.01, 0.0, 1.0, "... plus this share of the timeout (for stopping and printing)")
 
 struct Params {
 #define IOPDDL_PARAM_FIELD(name, type, def, lo, hi, why) type name = def;

@@ -299,7 +299,7 @@ class Worker {
     eo.weight = &weight_;
     eo.belief_every = prm_.belief_every;
     eo.should_stop = &stop_;
-    if (rule == 0) eo.randomness = 0.2 + 0.6 * rng_.uniform();
+    if (rule == 0) eo.randomness = prm_.decision_randomness + prm_.decision_spread * rng_.uniform();
     if (rule == 1) eo.hint = &rounded_;
     if (rule == 3) {
       eo.weight = nullptr;
@@ -308,7 +308,7 @@ class Worker {
     if (rule == 2) {
       eo.hint = &best_;
       eo.follow_hint = rng_.below(2) ? 1.0 : 0.7 + 0.3 * rng_.uniform();
-      eo.randomness = 0.2 + 0.6 * rng_.uniform();
+      eo.randomness = prm_.decision_randomness + prm_.decision_spread * rng_.uniform();
     }
     const EliminationStats es = elim_.solve(all_free_, &y_, &rng_, eo);
     if (!es.complete) return false;
