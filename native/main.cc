@@ -298,10 +298,10 @@ int main(int argc, char** argv) {
     if (print_stats) {
       std::printf("# tied groups %lld (%lld nodes), contracted problem %lld nodes\n", (long long)s.tied_groups,
                   (long long)s.tied_nodes, (long long)s.contracted_nodes);
-      std::printf("# %-22s %12s %10s  %s\n", "mechanism", "tried", "improved", "what");
+      std::printf("# %-22s %12s %10s %10s  %s\n", "mechanism", "tried", "improved", "seconds", "what");
       for (int k = 0; k < kMechanismCount; ++k)
-        std::printf("# %-22s %12lld %10lld  %s\n", kMechanismInfo[k].name, (long long)s.mechanisms[k].tried,
-                    (long long)s.mechanisms[k].improved, kMechanismInfo[k].what);
+        std::printf("# %-22s %12lld %10lld %10.3f  %s\n", kMechanismInfo[k].name, (long long)s.mechanisms[k].tried,
+                    (long long)s.mechanisms[k].improved, double(s.mechanisms[k].micros) / 1e6, kMechanismInfo[k].what);
     }
     if (r.feasible)
       std::printf("# cost %s (nodes %s, edges %s), peak usage %s%s%s\n", to_string(r.evaluation.total_cost).c_str(),

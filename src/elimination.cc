@@ -141,7 +141,7 @@ bool EliminationSolver::contract_functional(EliminationStats* stats) {
       mark_dirty(g);
       push(w);
     }
-    Record r{v, 2, u, uint32_t(rec_edges_.size()), uint32_t(Ku)};
+    Record r{v, RecordKind::kContracted, u, uint32_t(rec_edges_.size()), uint32_t(Ku)};
     for (int a = 0; a < Ku; ++a) rec_edges_.push_back(map_[a]);
     records_.push_back(r);
     alive_[v] = 0;
@@ -372,7 +372,7 @@ void EliminationSolver::eliminate(int i) {
   collect(i);
   const int Ki = m.dom_size(i);
   const double* u = pool_.data() + unary_off_[i];
-  Record r{i, 0, 0, uint32_t(rec_edges_.size()), uint32_t(live_edges_.size())};
+  Record r{i, RecordKind::kEliminated, 0, uint32_t(rec_edges_.size()), uint32_t(live_edges_.size())};
   for (int e : live_edges_) rec_edges_.push_back(e);
   records_.push_back(r);
   if (live_edges_.size() == 1) {
@@ -497,7 +497,7 @@ bool EliminationSolver::decide(int i, const EliminationOptions& o, Rng* rng, Eli
     kill_edge(e);
     push(nb);
   }
-  records_.push_back({i, 1, best_s, 0, 0});
+  records_.push_back({i, RecordKind::kDecided, best_s, 0, 0});
   alive_[i] = 0;
   return true;
 }
@@ -509,9 +509,9 @@ void EliminationSolver::back_substitute(std::vector<int32_t>* x) {
     const Record& r = records_[k];
     const int i = r.node;
     int j;
-    if (r.kind == 1) {
+    if (r.kind == RecordKind::kDecided) {
       j = r.value;
-    } else if (r.kind == 2) {
+    } else if (r.kind == RecordKind::kContracted) {
       j = rec_edges_[r.first + domidx_[r.value]];
     } else {
       const double* u = pool_.data() + unary_off_[i];

@@ -78,9 +78,14 @@ class EliminationSolver {
     uint64_t off;  // matrix a x b (domain indices), row-major, in pool_
     bool alive;
   };
+  enum class RecordKind : int32_t {
+    kEliminated,  // its strategy is the argmin over its recorded edges
+    kDecided,     // `value` is its domain index
+    kContracted,  // folded into node `value`: its strategy per strategy of that node
+  };
   struct Record {
     int32_t node;
-    int32_t kind;       // 0 eliminated (argmin over recorded edges), 1 decided, 2 contracted
+    RecordKind kind;
     int32_t value;      // domain index when decided; the node it was folded into when contracted
     uint32_t first, count;  // recorded edges in rec_edges_ (contracted: its strategy per strategy of `value`)
   };

@@ -5,6 +5,7 @@
 // package's JSON.
 #pragma once
 #include <array>
+#include <chrono>
 #include <cstdint>
 
 namespace iopddl {
@@ -43,9 +44,26 @@ constexpr MechanismInfo kMechanismInfo[kMechanismCount] = {
 struct MechanismCount {
   int64_t tried = 0;
   int64_t improved = 0;
+  int64_t micros = 0;  // time spent in it (not measured for group moves: too many, too short)
 };
 using MechanismCounts = std::array<MechanismCount, kMechanismCount>;
 
 inline MechanismCount& at(MechanismCounts& c, Mechanism m) { return c[int(m)]; }
+
+// Adds the time from construction to destruction to a mechanism's count.
+class MechanismTimer {
+ public:
+  explicit MechanismTimer(MechanismCount* c) : c_(c), t0_(std::chrono::steady_clock::now()) {}
+  ~MechanismTimer() {
+    if (c_)
+      c_->micros += std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0_).count();
+  }
+  MechanismTimer(const MechanismTimer&) = delete;
+  MechanismTimer& operator=(const MechanismTimer&) = delete;
+
+ private:
+  MechanismCount* c_;
+  std::chrono::steady_clock::time_point t0_;
+};
 
 }  // namespace iopddl

@@ -235,10 +235,11 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
     int kind = 0;
     if (memory_binds) kind = kinds_.pick(rng);
     bool complete = true;
+    static constexpr Mechanism kKind[3] = {Mechanism::kConnectedWindow, Mechanism::kTimeWindow, Mechanism::kEjection};
+    MechanismTimer timer(counts ? &at(*counts, kKind[kind]) : nullptr);
     const bool tried = kind == 2 ? ejection(rng, stop) : window_move(kind, weight, rng, stop, &complete);
     if (!complete) break;
     if (!tried) continue;
-    static constexpr Mechanism kKind[3] = {Mechanism::kConnectedWindow, Mechanism::kTimeWindow, Mechanism::kEjection};
     if (counts) ++at(*counts, kKind[kind]).tried;
     if (keep_if_better(best_cost)) {
       if (counts) ++at(*counts, kKind[kind]).improved;

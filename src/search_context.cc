@@ -69,11 +69,11 @@ bool SearchContext::adopt_epoch(int e, std::vector<int32_t>* a, double* cost) {
 bool SearchContext::restart_if_stalled(double factor, double min_seconds) {
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();
-  if (epoch_best_cost_ >= 1e299) return false;  // nothing within the limit yet: keep searching
+  if (!has_cost(epoch_best_cost_)) return false;  // nothing within the limit yet: keep searching
   if (now - epoch_improved_at_ < std::max(min_seconds, factor * (epoch_improved_at_ - epoch_start_))) return false;
   epoch.fetch_add(1);
   epoch_best_.clear();
-  epoch_best_cost_ = 1e300;
+  epoch_best_cost_ = kNoCost;
   epoch_start_ = epoch_improved_at_ = now;
   return true;
 }

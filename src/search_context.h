@@ -10,6 +10,7 @@
 
 #include "incumbent.h"
 #include "search_model.h"
+#include "search_state.h"
 #include "solver.h"
 #include "contraction.h"
 #include "tied_groups.h"
@@ -29,12 +30,13 @@ struct SearchContext {
 
   SharedCounters counters{};  // stats.h
   void count(Counter c, int64_t n = 1) { counters[int(c)].fetch_add(n, std::memory_order_relaxed); }
-  std::array<std::atomic<int64_t>, 2 * kMechanismCount> mechanism_counts{};
+  std::array<std::atomic<int64_t>, 3 * kMechanismCount> mechanism_counts{};  // tried, improved, micros
   // Adds a thread's counts to the shared ones and zeroes them.
   void add_counts(MechanismCounts* local) {
     for (int k = 0; k < kMechanismCount; ++k) {
-      mechanism_counts[2 * k].fetch_add((*local)[k].tried, std::memory_order_relaxed);
-      mechanism_counts[2 * k + 1].fetch_add((*local)[k].improved, std::memory_order_relaxed);
+      mechanism_counts[3 * k].fetch_add((*local)[k].tried, std::memory_order_relaxed);
+      mechanism_counts[3 * k + 1].fetch_add((*local)[k].improved, std::memory_order_relaxed);
+      mechanism_counts[3 * k + 2].fetch_add((*local)[k].micros, std::memory_order_relaxed);
       (*local)[k] = {};
     }
   }
@@ -77,7 +79,7 @@ struct SearchContext {
   Progress progress(ProgressEvent event) const;
   std::mutex epoch_mu_;
   std::vector<int32_t> epoch_best_;
-  double epoch_best_cost_ = 1e300;
+  double epoch_best_cost_ = kNoCost;
   double epoch_start_ = 0, epoch_improved_at_ = 0;
   void stop_if_proven();
 };

@@ -2,12 +2,17 @@
 // its cost (double; exact re-costing happens when an incumbent is published).
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "search_model.h"
 #include "usage_tree.h"
 
 namespace iopddl {
+
+// The cost of "no answer within the limit yet": above every real cost.
+constexpr double kNoCost = std::numeric_limits<double>::infinity();
+inline bool has_cost(double c) { return c < kNoCost; }
 
 struct SearchState {
   const SearchModel* m = nullptr;

@@ -186,7 +186,8 @@ SolveResult SolveSession::result() {
   result.stats.tied_nodes = s.groups.tied_nodes();
   result.stats.contracted_nodes = ctx.contraction ? ctx.contraction->nodes() : 0;
   for (int k = 0; k < kMechanismCount; ++k)
-    result.stats.mechanisms[k] = {ctx.mechanism_counts[2 * k].load(), ctx.mechanism_counts[2 * k + 1].load()};
+    result.stats.mechanisms[k] = {ctx.mechanism_counts[3 * k].load(), ctx.mechanism_counts[3 * k + 1].load(),
+                                  ctx.mechanism_counts[3 * k + 2].load()};
   if (s.finished && !s.reported_done) {
     s.reported_done = true;
     ctx.report(ProgressEvent::kDone);

@@ -95,10 +95,10 @@ class Worker {
   EliminationSolver elim_;
   SearchState st_;  // scratch: the candidate being polished
   std::vector<int32_t> first_;  // the first answer: where every later epoch starts
-  double first_cost_ = 1e300;
+  double first_cost_ = kNoCost;
   int epoch_ = 0;
   std::vector<int32_t> best_;  // this thread's best within the limit, in this epoch
-  double best_cost_ = 1e300;
+  double best_cost_ = kNoCost;
   MessagePassing mp_;      // unpenalised: guidance and a bound for the eliminations
   bool lagrangian_bound_ = false;
   MessagePassing mp_lag_;  // thread 0: on a snapshot of the multipliers, for the Lagrangian bound
@@ -162,7 +162,7 @@ class Worker {
     st_.cost = st_.full_cost();
     ctx_->offer(st_.s, st_.cost, st_.within_limit());
     first_ = st_.s;
-    first_cost_ = st_.within_limit() ? st_.cost : 1e300;
+    first_cost_ = st_.within_limit() ? st_.cost : kNoCost;
   }
 
   // A warm start, repaired and polished, is where the first epoch starts when
@@ -182,7 +182,7 @@ class Worker {
     }
     if (st_.within_limit()) ctx_->offer_epoch(0, st_.s, st_.cost);
     best_ = st_.s;
-    best_cost_ = st_.within_limit() ? st_.cost : 1e300;
+    best_cost_ = st_.within_limit() ? st_.cost : kNoCost;
   }
 
   void init_roles() {
@@ -219,7 +219,7 @@ class Worker {
     st_.init(m_, cand);
     // Far over the limit, repair would be slow and lead nowhere good: the
     // candidate has done its job by moving the prices.
-    if (double(st_.peak()) > prm_.repair_over * double(m_.limit) && best_cost_ < 1e299) return false;
+    if (double(st_.peak()) > prm_.repair_over * double(m_.limit) && has_cost(best_cost_)) return false;
     if (!st_.within_limit()) {
       ctx_->count(Counter::repairs);
       ls_.repair(&st_, stop_);
@@ -240,6 +240,7 @@ class Worker {
   // The rounding role: message passing on the priced problem, its rounding
   // polished and offered; now and then its bound. False if stopped.
   bool rounding_step() {
+    MechanismTimer timer(&at(counts_, Mechanism::kPenalisedRounding));
     if (!pr_.step(&prounded_, &rng_, &stop_)) return false;
     ctx_->count(Counter::message_passes, pr_.passes_per_price());
     ++at(counts_, Mechanism::kPenalisedRounding).tried;
@@ -292,7 +293,10 @@ class Worker {
     relax_.node_weights(&weight_);
     if (!bound_passes()) return false;
     int rule = rounds_ <= kRules ? int((rounds_ - 1 + tid_) % kRules) : rules_.pick(&rng_);
-    if (rule == 2 && best_cost_ >= 1e299) rule = 0;
+    if (rule == 2 && !has_cost(best_cost_)) rule = 0;
+    static constexpr Mechanism kRule[kRules] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
+                                                Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
+    MechanismTimer timer(&at(counts_, kRule[rule]));
     // Global solves decide by min-sum beliefs; the neighbourhood search's
     // windows keep the star estimate.
     EliminationOptions eo;
@@ -319,8 +323,6 @@ class Worker {
       if (lagrangian_bound_) bound_relax_.update(y_, pen.cost, best_cost_, &rng_);
     }
     const bool improved = polish_and_offer(y_);
-    static constexpr Mechanism kRule[kRules] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
-                                                Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
     ++at(counts_, kRule[rule]).tried;
     if (improved) ++at(counts_, kRule[rule]).improved;
     rules_.fade(prm_.rule_decay);
@@ -333,7 +335,7 @@ class Worker {
   // solves; the search refines). With a round budget its move count is fixed
   // too, so that one thread and one seed give one answer.
   void neighbourhood_step(double round_start) {
-    if (best_cost_ >= 1e299) return;
+    if (!has_cost(best_cost_)) return;
     if (!lns_synced_) {
       lns_.reset(best_);
       lns_synced_ = true;

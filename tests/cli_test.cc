@@ -159,9 +159,13 @@ TEST_F(Cli, StatsPrintsEveryMechanism) {
     const size_t at = r.out.find("# " + name + " ");
     ASSERT_NE(at, std::string::npos) << name << "\n" << r.out;
     long long tried = -1, improved = -1;
-    ASSERT_EQ(std::sscanf(r.out.c_str() + at + 2 + name.size(), "%lld %lld", &tried, &improved), 2) << name;
+    double seconds = -1;
+    ASSERT_EQ(std::sscanf(r.out.c_str() + at + 2 + name.size(), "%lld %lld %lf", &tried, &improved, &seconds), 3)
+        << name;
     EXPECT_GE(tried, improved) << name;
     EXPECT_GE(improved, 0) << name;
+    EXPECT_GE(seconds, 0) << name;
+    EXPECT_LE(seconds, 2 * 1.0) << name;  // at most the run's time on each of its 2 threads
   }
   // G has tied groups: group moves run.
   const size_t g = r.out.find("# groupMove ");

@@ -192,6 +192,7 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
   for (int k = 0; k < kMechanismCount; ++k) {
     Json c;
     c.i64("tried", s.mechanisms[k].tried).i64("improved", s.mechanisms[k].improved);
+    c.num("seconds", double(s.mechanisms[k].micros) / 1e6);
     mech.raw(kMechanismInfo[k].name, c.done());
   }
   st.raw("mechanisms", mech.done());

@@ -193,6 +193,8 @@ export interface NodeData {
 export interface MechanismCount {
   tried: number;
   improved: number;
+  /** Time spent in it, all threads (0 for group moves: too many and too short to time). */
+  seconds: number;
 }
 
 export interface SolveStats {

@@ -136,6 +136,7 @@ describe('contest example', () => {
     for (const c of Object.values(s.mechanisms)) {
       assert.equal(typeof c.tried, 'number');
       assert.ok(c.improved <= c.tried);
+      assert.ok(typeof c.seconds === 'number' && c.seconds >= 0 && c.seconds < 10);
     }
     assert.ok(s.history.length >= 1);
     assert.equal(s.history.at(-1).cost, 445n);
