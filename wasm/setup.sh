@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the WebAssembly package needs and builds it into dist/:
 # Debian's emscripten, cmake and rapidjson-dev (Node.js and npm must be there
-# already), the npm dev dependencies (typescript, for the declaration test), then
+# already), the npm dev dependencies (typescript for the declaration test, vite
+# and webpack for the bundler tests, playwright-core for the browser tests), then
 # `npm run build`. Re-running is cheap: installed packages are skipped and the
 # CMake builds in build-wasm/ are incremental.
 #   wasm/setup.sh && npm test
@@ -19,7 +20,7 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-if [ ! -d node_modules/typescript ]; then
+if [ ! -d node_modules/typescript ] || [ ! -d node_modules/vite ] || [ ! -d node_modules/webpack-cli ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 npm run build --silent

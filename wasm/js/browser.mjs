@@ -17,7 +17,9 @@ const defaultUrls = {
 function url(opts, name) {
   if (opts.locateFile) return String(opts.locateFile(name));
   if (opts.baseUrl) return new URL(name, opts.baseUrl).href;
-  return defaultUrls[name] ? defaultUrls[name]() : new URL(name, import.meta.url).href;
+  // Every file has a literal new URL(...) above, the form bundlers copy; any
+  // other name is looked up beside the module's script.
+  return defaultUrls[name] ? defaultUrls[name]() : new URL(name, defaultUrls['iopddl.js']()).href;
 }
 
 const scripts = new Map();
@@ -72,6 +74,20 @@ function threadSupport() {
   return { ok: true };
 }
 
+// A bundler may inline a small file as a data: URL (Vite does so below 4 KB,
+// which catches iopddl.worker.js). A Worker started from a data: URL has an
+// opaque origin, and under COEP it may not load the module's script: start
+// it from a Blob URL of the same text instead, which has the page's origin.
+// Real URLs are used as they are.
+function workerUrl(u) {
+  if (!u.startsWith('data:')) return u;
+  const comma = u.indexOf(',');
+  const meta = u.slice(5, comma);
+  const body = u.slice(comma + 1);
+  const text = /;base64$/.test(meta) ? atob(body) : decodeURIComponent(body);
+  return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+}
+
 const platform = {
   cores: () => (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 1,
   threadSupport,
@@ -79,7 +95,7 @@ const platform = {
     const main = url(opts, 'iopddl.js');
     const factory = await loadClassicScript(main, 'createIopddlModule');
     const args = {
-      locateFile: (name) => url(opts, name),
+      locateFile: (name) => (name.endsWith('.worker.js') ? workerUrl(url(opts, name)) : url(opts, name)),
       mainScriptUrlOrBlob: main,  // what the thread Workers import
     };
     if (opts.wasmBinary) args.wasmBinary = opts.wasmBinary;

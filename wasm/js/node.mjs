@@ -26,7 +26,7 @@ const platform = {
     return { factory, args: { wasmBinary } };
   },
   createSingleWorker(opts) {
-    const w = new Worker(file(opts, 'single-worker.js'));
+    const w = new Worker(file(opts, 'single-worker-node.cjs'));
     w.unref();  // idle, it must not keep the process alive; busy, the back end refs it
     let errorHandler = () => {};
     w.on('error', (e) => errorHandler(e));

@@ -1,6 +1,7 @@
 // The single-threaded back end's Worker (a classic script): hosts the build
 // without shared memory, for browsers whose page is not cross-origin isolated.
-// Runs in a browser Worker and in a Node worker thread (used by the tests).
+// Runs in a browser Worker and in a Node worker thread (through
+// single-worker-node.cjs; used by the tests).
 //
 // A blocking solve cannot see messages, so when the caller can abort, the
 // solve runs as the core's resumable session in slices, and abort requests
@@ -8,17 +9,18 @@
 'use strict';
 
 (function () {
-  const isNode = typeof process === 'object' && process.versions && process.versions.node &&
-    typeof importScripts !== 'function';
-  let post;
-  if (isNode) {
-    const { parentPort } = require('worker_threads');
-    post = (m) => parentPort.postMessage(m);
-    parentPort.on('message', (m) => receive(m));
-  } else {
-    post = (m) => self.postMessage(m);
-    self.onmessage = (e) => receive(e.data);
-  }
+  // In Node, single-worker-node.cjs sets the host up (message port, require);
+  // in a browser Worker it is the Worker's own globals.
+  const host = typeof globalThis.iopddlWorkerHost === 'object' ? globalThis.iopddlWorkerHost : {
+    post: (m) => self.postMessage(m),
+    listen: (receive) => { self.onmessage = (e) => receive(e.data); },
+    loadFactory: (m) => {
+      importScripts(m.scriptUrl);
+      return self.createIopddlSingleModule;
+    },
+  };
+  const post = host.post;
+  host.listen((m) => receive(m));
 
   let mod = null;
   const problems = new Map();
@@ -73,13 +75,7 @@
   }
 
   async function init(m) {
-    let factory;
-    if (isNode) {
-      factory = require(m.scriptPath);
-    } else {
-      importScripts(m.scriptUrl);
-      factory = self.createIopddlSingleModule;
-    }
+    const factory = host.loadFactory(m);
     const args = {
       print: () => {},
       printErr: () => {},
