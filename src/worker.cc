@@ -156,10 +156,7 @@ class Worker {
     EliminationStats es = elim_.solve(all_free, &y, &rng_, eo);
     st_.init(m_, es.complete ? y : start);
     ctx_->offer(st_.s, st_.full_cost(), st_.within_limit());
-    ctx_->count(Counter::repairs);
-    ls_.repair(&st_, stop_);
-    ctx_->count(Counter::local_moves, ls_.descend(&st_, &rng_, stop_));
-    st_.cost = st_.full_cost();
+    polish(&st_);
     ctx_->offer(st_.s, st_.cost, st_.within_limit());
     first_ = st_.s;
     first_cost_ = st_.within_limit() ? st_.cost : kNoCost;
@@ -171,12 +168,7 @@ class Worker {
     if (!ctx_->options->start.empty() && !ctx_->should_stop()) {
       SearchState ws;
       ws.init(m_, ctx_->options->start);
-      if (!ws.within_limit()) {
-        ctx_->count(Counter::repairs);
-        ls_.repair(&ws, stop_);
-      }
-      ctx_->count(Counter::local_moves, ls_.descend(&ws, &rng_, stop_));
-      ws.cost = ws.full_cost();
+      polish(&ws);
       ctx_->offer(ws.s, ws.cost, ws.within_limit());
       if (ws.within_limit() && (!st_.within_limit() || ws.cost < st_.cost)) st_ = ws;
     }
@@ -213,6 +205,17 @@ class Worker {
     if (std::isfinite(lb) && lb - margin > 0) ctx_->offer_bound(Int128(std::floor(lb - margin)));
   }
 
+  // Brings an assignment within the limit (when it is not) and descends to a
+  // local optimum; its cost is recomputed exactly.
+  void polish(SearchState* s) {
+    if (!s->within_limit()) {
+      ctx_->count(Counter::repairs);
+      ls_.repair(s, stop_);
+    }
+    ctx_->count(Counter::local_moves, ls_.descend(s, &rng_, stop_));
+    s->cost = s->full_cost();
+  }
+
   // Repairs and polishes a candidate, offers it, and keeps it as this
   // thread's best when it fits and is cheaper (true).
   bool polish_and_offer(const std::vector<int32_t>& cand) {
@@ -220,12 +223,7 @@ class Worker {
     // Far over the limit, repair would be slow and lead nowhere good: the
     // candidate has done its job by moving the prices.
     if (double(st_.peak()) > prm_.repair_over * double(m_.limit) && has_cost(best_cost_)) return false;
-    if (!st_.within_limit()) {
-      ctx_->count(Counter::repairs);
-      ls_.repair(&st_, stop_);
-    }
-    ctx_->count(Counter::local_moves, ls_.descend(&st_, &rng_, stop_));
-    st_.cost = st_.full_cost();
+    polish(&st_);
     const bool fits = st_.within_limit();
     share(st_.s, st_.cost, fits);
     if (fits && st_.cost < best_cost_ - 1e-9) {
