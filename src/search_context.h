@@ -40,6 +40,13 @@ struct SearchContext {
       (*local)[k] = {};
     }
   }
+  // The shared counts so far.
+  MechanismCounts mechanism_totals() const {
+    MechanismCounts c{};
+    for (int k = 0; k < kMechanismCount; ++k)
+      c[k] = {mechanism_counts[3 * k].load(), mechanism_counts[3 * k + 1].load(), mechanism_counts[3 * k + 2].load()};
+    return c;
+  }
   std::mutex progress_mu;  // serialises callbacks and the history
   std::vector<ImprovementPoint> history;
   double first_feasible_seconds = -1;

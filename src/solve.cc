@@ -185,9 +185,7 @@ SolveResult SolveSession::result() {
   result.stats.tied_groups = s.groups.size();
   result.stats.tied_nodes = s.groups.tied_nodes();
   result.stats.contracted_nodes = ctx.contraction ? ctx.contraction->nodes() : 0;
-  for (int k = 0; k < kMechanismCount; ++k)
-    result.stats.mechanisms[k] = {ctx.mechanism_counts[3 * k].load(), ctx.mechanism_counts[3 * k + 1].load(),
-                                  ctx.mechanism_counts[3 * k + 2].load()};
+  result.stats.mechanisms = ctx.mechanism_totals();
   if (s.finished && !s.reported_done) {
     s.reported_done = true;
     ctx.report(ProgressEvent::kDone);

@@ -54,18 +54,19 @@ class Worker {
         eliminates_(ctx->threads == 1 || tid % 2 == 0),
         rounds_penalised_(ctx->threads == 1 || tid % 2 == 1),
         max_rounds_(ctx->options->max_rounds) {}
-  ~Worker() { ctx_->add_counts(&counts_); }
 
   // Searches until the context says stop; a later call resumes where this one
   // stopped (a session's next slice). False once this thread has nothing
-  // more to do: its round budget is spent.
+  // more to do: its round budget is spent. Its counts reach the context
+  // before it returns.
   bool run() {
-    if (!started_) {
-      if (!start()) return true;  // stopped before its first answer: again next time
-      started_ = true;
-    }
-    while (!ctx_->should_stop()) {
-      if (max_rounds_ > 0 && rounds_ >= max_rounds_) return false;
+    bool more = true;
+    if (!started_) started_ = start();  // stopped before its first answer: again next time
+    while (started_ && !ctx_->should_stop()) {
+      if (max_rounds_ > 0 && rounds_ >= max_rounds_) {
+        more = false;
+        break;
+      }
       ++rounds_;
       ctx_->count(Counter::rounds);
       const double round_start = ctx_->elapsed();
@@ -77,7 +78,7 @@ class Worker {
       end_of_round();
     }
     ctx_->add_counts(&counts_);
-    return true;
+    return more;
   }
 
  private:
@@ -125,6 +126,7 @@ class Worker {
       // answers, for the Lagrangian bound (per-node prices give none).
       relax_.init(m_, MemoryRelax::Schedule::kNodes);
       if (tid_ == 0) bound_relax_.init(m_, MemoryRelax::Schedule::kSegments);
+      all_free_.assign(m_.n, -1);
       inited_ = true;
     }
     if (ctx_->should_stop()) {
@@ -145,7 +147,7 @@ class Worker {
   // assignment is the fallback.
   void first_answer() {
     std::vector<int32_t> start = least_usage_start(m_);
-    std::vector<int32_t> all_free(m_.n, -1), y;
+    std::vector<int32_t> y;
     std::vector<int64_t> least(m_.n, INT64_MAX);
     if (relax_.needed())
       for (int i = 0; i < m_.n; ++i) least[i] = m_.usage(i, start[i]);
@@ -153,7 +155,7 @@ class Worker {
     eo.hint = &start;
     eo.usage_cap = &least;
     eo.should_stop = &stop_;
-    EliminationStats es = elim_.solve(all_free, &y, &rng_, eo);
+    EliminationStats es = elim_.solve(all_free_, &y, &rng_, eo);
     st_.init(m_, es.complete ? y : start);
     ctx_->offer(st_.s, st_.full_cost(), st_.within_limit());
     polish(&st_);
@@ -185,7 +187,6 @@ class Worker {
     // holds for the constrained problem.
     lagrangian_bound_ = relax_.needed() && tid_ == 0;
     if (lagrangian_bound_) mp_lag_.init(m_);
-    all_free_.assign(m_.n, -1);
     lns_.init(m_, &elim_, &ls_, ctx_->groups);
     lns_.counts = &counts_;
     if (rounds_penalised_) pr_.init(m_, tid_ / 2, ctx_->contraction);
@@ -354,7 +355,7 @@ class Worker {
   // stall is judged against how long the epoch took to reach its best, so a
   // search that keeps finding improvements is never cut off. With a round
   // budget there are no restarts (they follow the clock). Otherwise adopt the
-  // shared best when another thread is ahead.
+  // epoch's best when another thread is ahead.
   void end_of_round() {
     if (tid_ == 0 && max_rounds_ == 0 && prm_.restarts &&
         ctx_->restart_if_stalled(prm_.restart_stall_factor, prm_.restart_min_stall))
@@ -362,13 +363,7 @@ class Worker {
     ctx_->add_counts(&counts_);
     if (ctx_->epoch.load() != epoch_) {
       restart();
-    } else if (epoch_ > 0) {
-      if (ctx_->adopt_epoch(epoch_, &best_, &best_cost_)) lns_synced_ = false;
-    } else if (ctx_->incumbent->feasible() && ctx_->incumbent->approx_cost() < best_cost_ - 1e-9) {
-      ctx_->incumbent->snapshot(&best_);
-      SearchState tmp;
-      tmp.init(m_, best_);
-      best_cost_ = tmp.cost;
+    } else if (ctx_->adopt_epoch(epoch_, &best_, &best_cost_)) {
       lns_synced_ = false;
     }
   }

@@ -464,10 +464,26 @@ std::string check_params(const std::string& params) {
   return s ? "" : s.message;
 }
 
-// Starts a solve. `seed` is a decimal string (64 bits); `heartbeat` in seconds
-// (0: progress only on events); `params` as for check_params; the warm
-// start (`start_n` int32 at `start_ptr`, 0: none; checked by evaluate() first)
-// is copied before returning.
+// A solve's options from what JavaScript passes: the time limit in seconds,
+// `seed` a decimal string (64 bits), `params` as for check_params, the warm
+// start `start_n` int32 at `start_ptr` (0: none; checked by evaluate() first),
+// copied. Not ok when a parameter is bad.
+Status solve_options(double time_limit_seconds, int threads, const std::string& seed, double max_rounds,
+                     const std::string& params, double start_ptr, double start_n, SolveOptions* o) {
+  Status ps = parse_params(params, &o->params);
+  if (!ps) return ps;
+  const int32_t* sp = reinterpret_cast<const int32_t*>(uintptr_t(start_ptr));
+  o->start.assign(sp, sp + size_t(start_n));
+  o->time_limit_seconds = time_limit_seconds;
+  o->threads = threads;
+  o->seed = std::strtoull(seed.c_str(), nullptr, 10);
+  o->max_rounds = int64_t(max_rounds);
+  return Status::Ok();
+}
+
+#ifdef __EMSCRIPTEN_PTHREADS__
+// Starts a solve on its own pthread (the threaded build); `heartbeat` in
+// seconds (0: progress only on events); the rest as for solve_options.
 Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int threads,
                  const std::string& seed, double max_rounds, double heartbeat, const std::string& params,
                  double start_ptr, double start_n) {
@@ -477,24 +493,13 @@ Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int thr
     task->fail("the problem was disposed");
     return Task(task);
   }
-  Params prm;
-  Status ps = parse_params(params, &prm);
-  if (!ps) {
-    task->fail(ps.message);
+  SolveOptions o;
+  Status os = solve_options(time_limit_seconds, threads, seed, max_rounds, params, start_ptr, start_n, &o);
+  if (!os) {
+    task->fail(os.message);
     return Task(task);
   }
-  const int32_t* sp = reinterpret_cast<const int32_t*>(uintptr_t(start_ptr));
-  std::vector<int32_t> start(sp, sp + size_t(start_n));
-  uint64_t seed_value = std::strtoull(seed.c_str(), nullptr, 10);
-  run_task(task, [task, problem, time_limit_seconds, threads, seed_value, max_rounds, heartbeat, prm,
-                  start = std::move(start)] {
-    SolveOptions o;
-    o.time_limit_seconds = time_limit_seconds;
-    o.threads = threads;
-    o.seed = seed_value;
-    o.max_rounds = int64_t(max_rounds);
-    o.params = prm;
-    o.start = start;
+  run_task(task, [task, problem, heartbeat, o]() mutable {
     o.stop = &task->stop;
     o.heartbeat_seconds = heartbeat;
     TaskState* t = task.get();
@@ -502,9 +507,6 @@ Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int thr
       std::lock_guard<std::mutex> lock(t->mu);
       t->progress = progress_json(pr, t->progress_seq + 1);
       ++t->progress_seq;
-#ifndef __EMSCRIPTEN_PTHREADS__
-      iopddl_post_progress(t->progress.c_str());
-#endif
     };
     SolveResult r = solve(*problem, o);
     if (g_oom_elsewhere.exchange(false)) {
@@ -520,8 +522,7 @@ Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int thr
   });
   return Task(task);
 }
-
-#ifndef __EMSCRIPTEN_PTHREADS__
+#else
 // A solve in slices, for the single-threaded build (inside the package's
 // Worker): each run() searches inline for a slice of time and returns, so the
 // Worker can read abort requests in between; the core's session keeps the
@@ -537,17 +538,11 @@ class SessionHandle {
       return;
     }
     SolveOptions o;
-    Status ps = parse_params(params, &o.params);
-    if (!ps) {
-      error_ = ps.message;
+    Status os = solve_options(time_limit_seconds, 1, seed, max_rounds, params, start_ptr, start_n, &o);
+    if (!os) {
+      error_ = os.message;
       return;
     }
-    const int32_t* sp = reinterpret_cast<const int32_t*>(uintptr_t(start_ptr));
-    o.start.assign(sp, sp + size_t(start_n));
-    o.time_limit_seconds = time_limit_seconds;
-    o.threads = 1;
-    o.seed = std::strtoull(seed.c_str(), nullptr, 10);
-    o.max_rounds = int64_t(max_rounds);
     o.stop = &stop_;
     o.heartbeat_seconds = 0;
     o.on_progress = [this](const Progress& pr) {
@@ -615,9 +610,10 @@ EMSCRIPTEN_BINDINGS(iopddl) {
       .function("stop", &Task::stop)
       .function("takeProblem", &Task::takeProblem);
   function("startLoad", &start_load);
-  function("startSolve", &start_solve);
   function("checkParams", &check_params);
-#ifndef __EMSCRIPTEN_PTHREADS__
+#ifdef __EMSCRIPTEN_PTHREADS__
+  function("startSolve", &start_solve);
+#else
   class_<SessionHandle>("SolveSession")
       .constructor<const ProblemHandle&, double, const std::string&, double, const std::string&, double, double>()
       .function("error", &SessionHandle::error)
