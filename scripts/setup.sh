@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 need=()
-for pkg in cmake g++ make rapidjson-dev libgtest-dev zlib1g-dev python3; do
+for pkg in cmake g++ make libgtest-dev zlib1g-dev python3; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,6 +1,7 @@
-// RapidJSON SAX reader, in situ, iterative (deep nesting cannot overflow the
-// stack), numbers as raw text so that floats, and integers beyond int64, are
-// rejected with the exact field and index instead of silently rounded.
+// The loader: bytes in pieces (gzip inflated as they come) through the push
+// parser into a Handler that fills the Problem's flat arrays. Numbers arrive as
+// text, so floats and integers beyond int64 are rejected with the exact field and
+// index instead of silently rounded.
 #include "load_json.h"
 
 #include <zlib.h>
@@ -15,8 +16,7 @@
 #include <new>
 #include <stdexcept>
 
-#include <rapidjson/error/en.h>
-#include <rapidjson/reader.h>
+#include "json_push_parser.h"
 
 namespace iopddl {
 namespace {
@@ -132,7 +132,7 @@ struct Frame {
   uint64_t index;  // element index within a list / row
 };
 
-class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> {
+class Handler {
  public:
   explicit Handler(Problem* p) : p_(p) {}
 
@@ -144,13 +144,25 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
 
   bool Null() { return scalar("null"); }
   bool Bool(bool) { return scalar("a boolean"); }
-  bool Int(int) { return scalar("a number"); }
-  bool Uint(unsigned) { return scalar("a number"); }
-  bool Int64(int64_t) { return scalar("a number"); }
-  bool Uint64(uint64_t) { return scalar("a number"); }
-  bool Double(double) { return scalar("a number"); }
 
-  bool RawNumber(const char* s, rapidjson::SizeType len, bool) {
+  // Where the numbers of the current row go when nothing but their sign needs
+  // checking (node costs and usages, edge costs: most of a file's bytes), for
+  // the parser's fast path; nullptr elsewhere. The parser reports how many it
+  // appended with row_appended().
+  std::vector<int64_t>* plain_row() {
+    if (skip_ || stack_.empty()) return nullptr;
+    const Frame& row = stack_.back();
+    if (row.depth_kind != 2) return nullptr;
+    switch (row.field) {
+      case Field::kNodeCosts: return &p_->node_cost;
+      case Field::kNodeUsages: return &p_->node_usage;
+      case Field::kEdgeCosts: return &p_->edge_cost;
+      default: return nullptr;
+    }
+  }
+  void row_appended(uint64_t count) { stack_.back().index += count; }
+
+  bool RawNumber(const char* s, size_t len) {
     if (skip_) return true;
     Field slot = Field::kUnknown;
     if (!value_slot(&slot)) return false;
@@ -201,7 +213,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     return true;
   }
 
-  bool String(const char* s, rapidjson::SizeType len, bool) {
+  bool String(const char* s, size_t len) {
     if (skip_) return true;
     Field slot = Field::kUnknown;
     if (!value_slot(&slot)) return false;
@@ -225,7 +237,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     return true;
   }
 
-  bool Key(const char* s, rapidjson::SizeType len, bool) {
+  bool Key(const char* s, size_t len) {
     if (skip_) return true;
     Field obj = stack_.back().field;
     std::string k(s, len);
@@ -254,7 +266,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     return true;
   }
 
-  bool EndObject(rapidjson::SizeType) {
+  bool EndObject() {
     if (skip_) { --skip_; if (skip_ == 0) done_value(); return true; }
     stack_.pop_back();
     return done_value();
@@ -274,7 +286,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     return true;
   }
 
-  bool EndArray(rapidjson::SizeType) {
+  bool EndArray() {
     if (skip_) { --skip_; if (skip_ == 0) done_value(); return true; }
     Frame fr = stack_.back();
     if (fr.depth_kind == 2) {
@@ -392,193 +404,244 @@ bool is_gzip(const std::string& b) {
   return b.size() >= 2 && (unsigned char)b[0] == 0x1f && (unsigned char)b[1] == 0x8b;
 }
 
-Status gunzip(const std::string& in, std::string* out) {
-  out->clear();
-  // The trailer holds the size modulo 2^32: a good first guess for the buffer,
-  // unless it is more than deflate can produce from this input (at most ~1032:1),
-  // which means the data is corrupt: trusting it would allocate up to 4 GB.
-  size_t guess = in.size() * 4;
-  if (in.size() >= 4) {
-    uint32_t isize;
-    std::memcpy(&isize, in.data() + in.size() - 4, 4);
-    if (isize > guess && isize / 1032 <= in.size()) guess = isize;
-  }
-  out->resize(guess + 1);
-  z_stream zs{};
-  if (inflateInit2(&zs, 15 + 32) != Z_OK) return Status::Error("gzip: cannot initialise zlib");
-  zs.next_in = (Bytef*)in.data();
-  zs.avail_in = uInt(in.size());
-  size_t produced = 0;
-  int rc = Z_OK;
-  for (;;) {
-    if (produced == out->size()) out->resize(out->size() * 2);
-    zs.next_out = (Bytef*)out->data() + produced;
-    size_t room = out->size() - produced;
-    zs.avail_out = uInt(room > (1u << 30) ? (1u << 30) : room);
-    uInt before = zs.avail_out;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    produced += before - zs.avail_out;
-    if (rc == Z_STREAM_END) {
-      if (zs.avail_in == 0) break;
-      // Another gzip member follows (concatenated files are valid gzip).
-      if (inflateReset(&zs) != Z_OK) break;
-      continue;
-    }
-    if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      inflateEnd(&zs);
-      return Status::Error(std::string("gzip data is corrupt: ") + (zs.msg ? zs.msg : "inflate failed"));
-    }
-    if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
-      inflateEnd(&zs);
-      return Status::Error("gzip data is truncated");
-    }
-  }
-  inflateEnd(&zs);
-  out->resize(produced);
-  return Status::Ok();
-}
-
 namespace {
 
-// RapidJSON's parse stack allocator, throwing std::bad_alloc instead of handing
-// a null pointer to RapidJSON (which would dereference it): running out of
-// memory becomes an error message like any other allocation failure.
-class StackAllocator {
- public:
-  [[maybe_unused]] static const bool kNeedFree = true;  // RapidJSON's allocator concept
-  void* Malloc(size_t size) {
-    if (size == 0) return nullptr;
-    void* p = std::malloc(size);
-    if (!p) throw std::bad_alloc();
-    return p;
-  }
-  void* Realloc(void* old, size_t, size_t size) {
-    if (size == 0) {
-      std::free(old);
-      return nullptr;
-    }
-    void* p = std::realloc(old, size);
-    if (!p) throw std::bad_alloc();
-    return p;
-  }
-  static void Free(void* p) { std::free(p); }
-};
-
-Status load_unguarded(std::string& bytes, const std::string& source, Problem* out);
-
-}  // namespace
-
-// Memory runs out on inputs too large for the machine (or a gzip bomb): the
-// allocation failure becomes a message (a WebAssembly build without exception
-// support aborts instead, as it would anyway).
-Status load_problem_from_buffer(std::string bytes, const std::string& source, Problem* out) {
-  const size_t input_size = bytes.size();
-  const bool gz = is_gzip(bytes);
-  try {
-    return load_unguarded(bytes, source, out);
-  } catch (const std::bad_alloc&) {
-  } catch (const std::length_error&) {
-  }
-  std::string().swap(bytes);
-  *out = Problem();
-  return Status::Error(source + ": out of memory while loading the problem (" + std::to_string(input_size) +
-                       " bytes of " + (gz ? "gzip input" : "input") + ")",
-                       StatusCode::kOutOfMemory);
-}
-
-namespace {
-
-Status load_unguarded(std::string& bytes, const std::string& source, Problem* out) {
-  *out = Problem();
-  const bool was_gzip = is_gzip(bytes);
-  if (was_gzip) {
-    std::string plain;
-    Status st = gunzip(bytes, &plain);
-    if (!st) return Status::Error(source + ": " + st.message, st.code);
-    bytes.swap(plain);
-  }
-  bytes.push_back('\0');  // in-situ parsing wants a terminator
-  Handler h(out);
-  rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, StackAllocator> reader;
-  rapidjson::InsituStringStream ss(&bytes[0]);
-  constexpr unsigned kFlags = rapidjson::kParseInsituFlag | rapidjson::kParseIterativeFlag |
-                              rapidjson::kParseNumbersAsStringsFlag;
-  rapidjson::ParseResult r = reader.Parse<kFlags>(ss, h);
-  // Offsets count bytes of the JSON text (after decompression, for gzip input).
-  const std::string of_what = was_gzip ? " of the decompressed JSON" : "";
-  if (!r) {
-    std::string where = " (byte " + std::to_string(r.Offset()) + of_what + ")";
-    if (!h.error.empty()) return Status::Error(source + ": " + h.error + where);
-    if (r.Code() == rapidjson::kParseErrorDocumentEmpty && r.Offset() >= bytes.size() - 1)
-      return Status::Error(source + ": the input is empty (no JSON document)");
-    std::string what;
-    // A NUL inside the data ends the in-situ stream early: report it as such.
-    if (r.Offset() < bytes.size() - 1 && bytes[r.Offset()] == '\0')
-      what = "unexpected NUL byte";
-    else if (r.Code() == rapidjson::kParseErrorNumberTooBig)
-      what = "number too large (expected an integer in the int64 range)";
-    else
-      what = rapidjson::GetParseError_En(r.Code());
-    return Status::Error(source + ": JSON syntax error at byte " + std::to_string(r.Offset()) + of_what +
-                         " (" + h.context() + "): " + what);
-  }
-  // The in-situ stream ends at the first NUL: anything after it is trailing garbage.
-  if (ss.Tell() < bytes.size() - 1)
-    return Status::Error(source + ": JSON syntax error at byte " + std::to_string(ss.Tell()) + of_what +
-                         " (after the top-level object): unexpected NUL byte");
-  // Presence of required fields.
+// Counts and per-node lengths (which need the raw usage offsets), then the
+// shared checks and the time axis.
+Status check_and_finalize(const Handler& h, Problem* out) {
   static const Field required[] = {Field::kProblem, Field::kNodes, Field::kIntervals,
                                    Field::kNodeCosts, Field::kNodeUsages, Field::kEdges,
                                    Field::kEdgeNodes, Field::kEdgeCosts};
   for (Field f : required)
-    if (!h.seen[int(f)]) return Status::Error(source + ": missing field " + field_path(f));
-  // Counts and per-node lengths, which need the raw usage offsets.
+    if (!h.seen[int(f)]) return Status::Error(std::string("missing field ") + field_path(f));
   size_t n_int = out->interval_lo.size(), n_cost = out->strategy_offset.size() - 1,
          n_use = h.usage_offset.size() - 1;
   if (n_int != n_cost || n_int != n_use)
-    return Status::Error(source + ": node count mismatch: problem.nodes.intervals has " +
-                         std::to_string(n_int) + " entries, problem.nodes.costs " +
-                         std::to_string(n_cost) + ", problem.nodes.usages " + std::to_string(n_use));
+    return Status::Error("node count mismatch: problem.nodes.intervals has " + std::to_string(n_int) +
+                         " entries, problem.nodes.costs " + std::to_string(n_cost) + ", problem.nodes.usages " +
+                         std::to_string(n_use));
   for (size_t i = 0; i < n_cost; ++i) {
     uint64_t kc = out->strategy_offset[i + 1] - out->strategy_offset[i];
     uint64_t ku = h.usage_offset[i + 1] - h.usage_offset[i];
     if (kc == 0)
-      return Status::Error(source + ": problem.nodes.costs[" + std::to_string(i) +
-                           "]: a node needs at least one strategy");
+      return Status::Error("problem.nodes.costs[" + std::to_string(i) + "]: a node needs at least one strategy");
     if (kc != ku)
-      return Status::Error(source + ": strategy count mismatch at node " + std::to_string(i) +
-                           ": problem.nodes.costs[" + std::to_string(i) + "] has " +
-                           std::to_string(kc) + " entries, problem.nodes.usages[" +
+      return Status::Error("strategy count mismatch at node " + std::to_string(i) + ": problem.nodes.costs[" +
+                           std::to_string(i) + "] has " + std::to_string(kc) + " entries, problem.nodes.usages[" +
                            std::to_string(i) + "] has " + std::to_string(ku));
   }
-  Status st = finalize_problem(out);
-  if (!st) return Status::Error(source + ": " + st.message, st.code);
-  return Status::Ok();
+  return finalize_problem(out);
 }
 
 }  // namespace
 
+struct ProblemLoader::Impl {
+  explicit Impl(std::string src) : source(std::move(src)), handler(&problem), parser(&handler) {}
+  ~Impl() {
+    if (z_open) inflateEnd(&zs);
+  }
+
+  std::string source;
+  Problem problem;
+  Handler handler;
+  JsonPushParser<Handler> parser;
+  Status status;            // the first error; sticky
+  bool format_known = false, gz = false, finished = false;
+  std::string head;         // the first byte, until the format is known
+  uint64_t bytes_in = 0;
+  // gzip: one inflate stream, reset for each member of a multi-member file.
+  z_stream zs{};
+  bool z_open = false, member_done = false;
+  std::unique_ptr<char[]> plain;
+  static constexpr size_t kPlainSize = 1 << 20;
+
+  std::string of_what() const { return gz ? " of the decompressed JSON" : ""; }
+
+  Status fail(Status st) {
+    if (status.ok) status = std::move(st);
+    return status;
+  }
+
+  // A parser failure as a message: the handler's, the empty document, or a syntax error.
+  Status parse_error() {
+    const JsonSyntaxError& e = parser.error();
+    if (parser.failed_in_handler())
+      return fail(Status::Error(source + ": " + handler.error + " (byte " + std::to_string(e.offset) + of_what() + ")"));
+    if (parser.empty_document()) return fail(Status::Error(source + ": the input is empty (no JSON document)"));
+    return fail(Status::Error(source + ": JSON syntax error at byte " + std::to_string(e.offset) + of_what() + " (" +
+                              handler.context() + "): " + e.what));
+  }
+
+  Status feed_json(const char* d, size_t n) {
+    if (!parser.push(d, n)) return parse_error();
+    return Status::Ok();
+  }
+
+  Status inflate_piece(const char* d, size_t n) {
+    zs.next_in = (Bytef*)d;
+    zs.avail_in = uInt(n);
+    while (zs.avail_in > 0) {
+      if (member_done) {
+        // Another member follows (concatenated gzip files are valid gzip).
+        if (inflateReset(&zs) != Z_OK) return fail(Status::Error(source + ": gzip: cannot reset zlib"));
+        member_done = false;
+      }
+      zs.next_out = (Bytef*)plain.get();
+      zs.avail_out = uInt(kPlainSize);
+      const int rc = inflate(&zs, Z_NO_FLUSH);
+      if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+        return fail(Status::Error(source + ": gzip data is corrupt: " + (zs.msg ? zs.msg : "inflate failed")));
+      const size_t produced = kPlainSize - zs.avail_out;
+      if (produced > 0) {
+        Status st = feed_json(plain.get(), produced);
+        if (!st) return st;
+      }
+      if (rc == Z_STREAM_END) member_done = true;
+      else if (rc == Z_BUF_ERROR && produced == 0) break;  // needs more input
+    }
+    return Status::Ok();
+  }
+
+  Status start(const char* d, size_t n) {
+    // The format is told by the first two bytes (gzip's magic number).
+    format_known = true;
+    gz = n >= 2 && (unsigned char)d[0] == 0x1f && (unsigned char)d[1] == 0x8b;
+    if (gz) {
+      if (inflateInit2(&zs, 15 + 32) != Z_OK) return fail(Status::Error(source + ": gzip: cannot initialise zlib"));
+      z_open = true;
+      plain.reset(new char[kPlainSize]);
+    }
+    return Status::Ok();
+  }
+
+  Status push(const char* d, size_t n) {
+    if (!status.ok) return status;
+    bytes_in += n;
+    if (!format_known) {
+      if (head.size() + n < 2) {
+        head.append(d, n);
+        return Status::Ok();
+      }
+      if (!head.empty()) {
+        // The first byte came alone: join it with the next one to decide.
+        std::string first = head + std::string(d, 1);
+        Status st = start(first.data(), first.size());
+        if (!st) return st;
+        st = gz ? inflate_piece(head.data(), head.size()) : feed_json(head.data(), head.size());
+        if (!st) return st;
+        head.clear();
+      } else {
+        Status st = start(d, n);
+        if (!st) return st;
+      }
+    }
+    return gz ? inflate_piece(d, n) : feed_json(d, n);
+  }
+
+  Status finish(Problem* out) {
+    if (!status.ok) return status;
+    if (!format_known) {
+      // Fewer than two bytes in all: plain JSON.
+      Status st = start(head.data(), head.size());
+      if (st) st = feed_json(head.data(), head.size());
+      if (!st) return st;
+    }
+    if (gz && !member_done) return fail(Status::Error(source + ": gzip data is truncated"));
+    if (!parser.finish()) return parse_error();
+    Status st = check_and_finalize(handler, &problem);
+    if (!st) return fail(Status::Error(source + ": " + st.message, st.code));
+    *out = std::move(problem);
+    problem = Problem();
+    return Status::Ok();
+  }
+};
+
+ProblemLoader::ProblemLoader(std::string source) : impl_(new Impl(std::move(source))) {}
+ProblemLoader::~ProblemLoader() = default;
+
+// Memory runs out on inputs too large for the machine: the allocation failure
+// becomes a message (a WebAssembly build without exception support aborts
+// instead, as it would anyway).
+Status ProblemLoader::out_of_memory() {
+  const bool gz = impl_->gz;
+  const uint64_t in = impl_->bytes_in;
+  const std::string source = impl_->source;
+  impl_->problem = Problem();
+  impl_->status = Status::Error(source + ": out of memory while loading the problem (after " + std::to_string(in) +
+                                    " bytes of " + (gz ? "gzip input" : "input") + ")",
+                                StatusCode::kOutOfMemory);
+  return impl_->status;
+}
+
+Status ProblemLoader::push(const char* data, size_t n) {
+  try {
+    return impl_->push(data, n);
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+  return out_of_memory();
+}
+
+Status ProblemLoader::finish(Problem* out) {
+  try {
+    Status st = impl_->finish(out);
+    if (!st) *out = Problem();
+    return st;
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+  *out = Problem();
+  return out_of_memory();
+}
+
+void ProblemLoader::expect_json_bytes(uint64_t json_bytes) {
+  // Each entry takes at least two bytes ("0,").
+  try {
+    impl_->problem.edge_cost.reserve(size_t(json_bytes / 2));
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+}
+
+uint64_t ProblemLoader::bytes_in() const { return impl_->bytes_in; }
+uint64_t ProblemLoader::json_bytes_parsed() const { return impl_->parser.bytes_parsed(); }
+
+Status load_problem_from_buffer(const std::string& bytes, const std::string& source, Problem* out) {
+  ProblemLoader loader(source);
+  Status st = loader.push(bytes.data(), bytes.size());
+  if (!st) {
+    *out = Problem();
+    return st;
+  }
+  return loader.finish(out);
+}
+
 Status load_problem_file(const std::string& path, Problem* out) {
+  *out = Problem();
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) return Status::Error(path + ": cannot open file: " + std::strerror(errno), StatusCode::kIo);
-  std::string bytes;
-  // Only a regular file's size is meaningful: a directory opens, but its "size"
-  // from fseek/ftell can be LONG_MAX, and reserving that throws.
   struct stat sb;
   const bool have_stat = fstat(fileno(f.get()), &sb) == 0;
   if (have_stat && S_ISDIR(sb.st_mode)) return Status::Error(path + ": cannot read: is a directory", StatusCode::kIo);
-  try {
-    if (have_stat && S_ISREG(sb.st_mode) && sb.st_size > 0) bytes.reserve(size_t(sb.st_size) + 1);
-    char buf[1 << 16];
-    size_t got;
-    while ((got = std::fread(buf, 1, sizeof buf, f.get())) > 0) bytes.append(buf, got);
-  } catch (const std::bad_alloc&) {
-    return Status::Error(path + ": out of memory while reading the file", StatusCode::kOutOfMemory);
-  } catch (const std::length_error&) {
-    return Status::Error(path + ": out of memory while reading the file", StatusCode::kOutOfMemory);
+  // Read in blocks and parse as they come: the file is never held whole.
+  ProblemLoader loader(path);
+#ifndef __EMSCRIPTEN__
+  if (have_stat && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+    unsigned char magic[2] = {0, 0};
+    const bool gz = std::fread(magic, 1, 2, f.get()) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    std::rewind(f.get());
+    if (!gz) loader.expect_json_bytes(uint64_t(sb.st_size));
+  }
+#endif
+  constexpr size_t kBlock = 1 << 20;
+  std::unique_ptr<char[]> buf(new char[kBlock]);
+  size_t got;
+  while ((got = std::fread(buf.get(), 1, kBlock, f.get())) > 0) {
+    Status st = loader.push(buf.get(), got);
+    if (!st) return st;
   }
   if (std::ferror(f.get())) return Status::Error(path + ": read error: " + std::strerror(errno), StatusCode::kIo);
-  return load_problem_from_buffer(std::move(bytes), path, out);
+  return loader.finish(out);
 }
 
 }  // namespace iopddl

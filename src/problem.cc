@@ -1,5 +1,7 @@
 #include "problem.h"
 
+#include <cstdio>
+
 #include <algorithm>
 
 namespace iopddl {
@@ -93,6 +95,50 @@ Status finalize_problem(Problem* p) {
     }
   }
   return Status::Ok();
+}
+
+namespace {
+
+// FNV-1a over 64-bit words, each array preceded by its length.
+class Digest {
+ public:
+  void word(uint64_t w) {
+    for (int k = 0; k < 8; ++k) {
+      h_ ^= (w >> (8 * k)) & 0xff;
+      h_ *= 0x100000001b3ULL;
+    }
+  }
+  template <class T>
+  void array(const std::vector<T>& v) {
+    word(v.size());
+    for (const T& x : v) word(uint64_t(x));
+  }
+  uint64_t value() const { return h_; }
+
+ private:
+  uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+}  // namespace
+
+std::string problem_digest(const Problem& p) {
+  Digest d;
+  d.word(p.name.size());
+  for (unsigned char c : p.name) d.word(c);
+  d.word(p.has_usage_limit);
+  d.word(uint64_t(p.usage_limit));
+  d.array(p.interval_lo);
+  d.array(p.interval_hi);
+  d.array(p.strategy_offset);
+  d.array(p.node_cost);
+  d.array(p.node_usage);
+  d.array(p.edge_u);
+  d.array(p.edge_v);
+  d.array(p.edge_cost_offset);
+  d.array(p.edge_cost);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)d.value());
+  return buf;
 }
 
 }  // namespace iopddl

@@ -44,6 +44,10 @@ struct Problem {
   uint64_t total_strategies() const { return node_cost.size(); }
 };
 
+// A fingerprint of everything the file said (name, limit, every array), as 16
+// hex digits: two loads of the same instance, by any route, give the same one.
+std::string problem_digest(const Problem& p);
+
 // Checks shapes and ranges (counts, lengths, endpoints) and builds the
 // compressed time axis. Messages name the field and index. Called by the loader.
 Status finalize_problem(Problem* p);

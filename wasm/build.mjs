@@ -5,10 +5,9 @@
 //
 //   node wasm/build.mjs [--out DIR] [--jobs N] [--only threads|single] [--debug]
 //
-// Needs Emscripten (emcmake, emcc), CMake and RapidJSON's headers
-// (Debian: apt-get install emscripten cmake rapidjson-dev).
+// Needs Emscripten (emcmake, emcc) and CMake (Debian: apt-get install emscripten cmake).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,16 +53,6 @@ if (existsSync('/usr/share/nodejs')) {
   env.NODE_PATH = env.NODE_PATH ? `${env.NODE_PATH}${delimiter}/usr/share/nodejs` : '/usr/share/nodejs';
 }
 
-// RapidJSON from a folder that holds only rapidjson/: the system include folder
-// would bring the host's libc headers into the WebAssembly build.
-const rapidjsonSrc = process.env.IOPDDL_RAPIDJSON_DIR ||
-  ['/usr/include/rapidjson', '/usr/local/include/rapidjson'].find((d) => existsSync(join(d, 'reader.h')));
-if (!rapidjsonSrc) die('RapidJSON headers not found. On Debian: apt-get install rapidjson-dev (or set IOPDDL_RAPIDJSON_DIR)');
-const rapidjsonInclude = join(work, 'rapidjson-include');
-mkdirSync(rapidjsonInclude, { recursive: true });
-rmSync(join(rapidjsonInclude, 'rapidjson'), { force: true, recursive: true });
-symlinkSync(rapidjsonSrc, join(rapidjsonInclude, 'rapidjson'), 'dir');
-
 mkdirSync(out, { recursive: true });
 const t0 = Date.now();
 for (const variant of ['threads', 'single']) {
@@ -72,7 +61,6 @@ for (const variant of ['threads', 'single']) {
   run('emcmake', ['cmake', '-S', root, '-B', dir,
     `-DCMAKE_BUILD_TYPE=${buildType}`,
     `-DIOPDDL_WASM_PTHREADS=${variant === 'threads' ? 'ON' : 'OFF'}`,
-    `-DIOPDDL_RAPIDJSON_INCLUDE=${rapidjsonInclude}`,
     `-DIOPDDL_WASM_OUT=${out}`,
     '-DIOPDDL_BUILD_TESTS=OFF', '-DIOPDDL_BUILD_CLI=OFF'], env);
   run('cmake', ['--build', dir, '--target', 'iopddl_wasm', '-j', jobs], env);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the WebAssembly package needs and builds it into dist/:
-# Debian's emscripten, cmake and rapidjson-dev (Node.js and npm must be there
+# Debian's emscripten and cmake (Node.js and npm must be there
 # already), the npm dev dependencies (typescript for the declaration test, vite
 # and webpack for the bundler tests, playwright-core for the browser tests), then
 # `npm run build`. Re-running is cheap: installed packages are skipped and the
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 need=()
-for pkg in emscripten cmake rapidjson-dev; do
+for pkg in emscripten cmake; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then need+=(nodejs npm); fi

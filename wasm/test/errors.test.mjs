@@ -16,7 +16,7 @@ const node1 = '{"intervals":[[1,2]],"costs":[[1]],"usages":[[1]]}';
 const noEdges = '{"nodes":[],"costs":[]}';
 // [input, what the message must contain]
 const badInputs = [
-  ['{"problem":', 'JSON syntax error at byte 11 (in problem): Invalid value.'],
+  ['{"problem":', 'JSON syntax error at byte 11 (in problem): unexpected end of input (the document is incomplete)'],
   ['', 'the input is empty (no JSON document)'],
   [`{"problem":{"nodes":${node1},"edges":{"nodes":[[0,3]],"costs":[[1]]}}}`,
     'problem.edges.nodes[0][1]: node index 3 out of range'],
