@@ -86,6 +86,20 @@ void Contraction::build(const SearchModel& m, const TiedGroups& groups) {
   // Edges: inside a contracted node they add to its unary; between two they
   // merge into one matrix per pair.
   std::unordered_map<uint64_t, int32_t> pair_edge;
+  // First the merged edges and their sizes, so that the matrices are
+  // allocated once, at their final size (growing them would copy, and hold
+  // old and new at once).
+  for (int e = 0; e < p.num_edges(); ++e) {
+    const int a = node_of_[p.edge_u[e]], b = node_of_[p.edge_v[e]];
+    if (a == b) continue;
+    const uint64_t key = uint64_t(std::min(a, b)) << 32 | uint32_t(std::max(a, b));
+    if (pair_edge.emplace(key, int32_t(c.edge_u.size())).second) {
+      c.edge_u.push_back(a);
+      c.edge_v.push_back(b);
+      c.edge_cost_offset.push_back(c.edge_cost_offset.back() + uint64_t(c.num_strategies(a)) * c.num_strategies(b));
+    }
+  }
+  c.edge_cost.assign(c.edge_cost_offset.back(), 0);
   for (int e = 0; e < p.num_edges(); ++e) {
     const int u = p.edge_u[e], v = p.edge_v[e];
     const int a = node_of_[u], b = node_of_[v];
@@ -98,18 +112,7 @@ void Contraction::build(const SearchModel& m, const TiedGroups& groups) {
       continue;
     }
     const uint64_t key = uint64_t(std::min(a, b)) << 32 | uint32_t(std::max(a, b));
-    auto it = pair_edge.find(key);
-    int32_t ce;
-    if (it == pair_edge.end()) {
-      ce = int32_t(c.edge_u.size());
-      pair_edge.emplace(key, ce);
-      c.edge_u.push_back(a);
-      c.edge_v.push_back(b);
-      c.edge_cost.resize(c.edge_cost.size() + uint64_t(Ka) * Kb, 0);
-      c.edge_cost_offset.push_back(c.edge_cost.size());
-    } else {
-      ce = it->second;
-    }
+    const int32_t ce = pair_edge.at(key);
     const bool flipped = c.edge_u[ce] != a;
     const int Kv = c.num_strategies(c.edge_v[ce]);
     int64_t* M = c.edge_cost.data() + c.edge_cost_offset[ce];

@@ -21,7 +21,8 @@ void EliminationSolver::init(const SearchModel& m) {
 double EliminationSolver::mat(const Edge& e, int node, int s, int t) const {
   const int Ka = m_->dom_size(e.a), Kb = m_->dom_size(e.b);
   (void)Ka;
-  return node == e.a ? pool_[e.off + uint64_t(s) * Kb + t] : pool_[e.off + uint64_t(t) * Kb + s];
+  const double* M = matrix(e);
+  return node == e.a ? M[uint64_t(s) * Kb + t] : M[uint64_t(t) * Kb + s];
 }
 
 // Drops dead edges from a node's list once they outnumber the live ones, so
@@ -47,15 +48,44 @@ int EliminationSolver::find_edge(int a, int b) {
   return -1;
 }
 
-int EliminationSolver::add_edge(int a, int b) {
-  Edge E{a, b, pool_.size(), true};
-  pool_.resize(pool_.size() + uint64_t(m_->dom_size(a)) * m_->dom_size(b), 0.0);
+double* EliminationSolver::writable(int e) {
+  Edge& E = edges_[size_t(e)];
+  if (E.view) {
+    const uint64_t len = uint64_t(m_->dom_size(E.a)) * m_->dom_size(E.b);
+    E.off = pool_.size();
+    pool_.insert(pool_.end(), E.view, E.view + len);
+    E.view = nullptr;
+  }
+  return pool_.data() + E.off;
+}
+
+// Adds the edge a-b to the lists, without a matrix.
+int EliminationSolver::add_edge_record(int a, int b) {
+  Edge E{a, b, 0, true};
   edges_.push_back(E);
-  int id = int(edges_.size()) - 1;
+  const int id = int(edges_.size()) - 1;
   inc_[a].push_back(id);
   inc_[b].push_back(id);
   deg_[a]++;
   deg_[b]++;
+  return id;
+}
+
+// A new edge with its own matrix, all zeros.
+int EliminationSolver::add_edge(int a, int b) {
+  const uint64_t len = uint64_t(m_->dom_size(a)) * m_->dom_size(b);
+  const int id = add_edge_record(a, b);
+  edges_[size_t(id)].off = pool_.size();
+  pool_.resize(pool_.size() + len, 0.0);
+  pool_entries_ += len;
+  return id;
+}
+
+// An edge whose matrix is the model's `M` (a x b), not copied until written.
+int EliminationSolver::add_view(int a, int b, const double* M) {
+  const int id = add_edge_record(a, b);
+  edges_[size_t(id)].view = M;
+  pool_entries_ += uint64_t(m_->dom_size(a)) * m_->dom_size(b);
   return id;
 }
 
@@ -130,12 +160,13 @@ bool EliminationSolver::contract_functional(EliminationStats* stats) {
       const int Kw = m_->dom_size(w);
       int g = find_edge(u, w);
       if (g < 0) g = add_edge(u, w);
+      double* G = writable(g);
+      const bool g_from_u = edges_[g].a == u;
       for (int a = 0; a < Ku; ++a)
         for (int c = 0; c < Kw; ++c) {
           const double val = mat(edges_[f], v, map_[a], c);
-          const Edge& G = edges_[g];
-          if (G.a == u) pool_[G.off + uint64_t(a) * Kw + c] += val;
-          else pool_[G.off + uint64_t(c) * Ku + a] += val;
+          if (g_from_u) G[uint64_t(a) * Kw + c] += val;
+          else G[uint64_t(c) * Ku + a] += val;
         }
       kill_edge(f);
       mark_dirty(g);
@@ -265,6 +296,7 @@ EliminationStats EliminationSolver::solve(const std::vector<int32_t>& fixed,
 // solve's nodes.
 void EliminationSolver::start_free(const std::vector<int32_t>& fixed, const std::vector<int32_t>* free_nodes) {
   pool_.clear();
+  pool_entries_ = 0;
   edges_.clear();
   records_.clear();
   rec_edges_.clear();
@@ -291,6 +323,7 @@ bool EliminationSolver::build_kernel(const std::vector<int32_t>& fixed, const El
   const SearchModel& m = *m_;
   for (int i : free_) {
     unary_off_[i] = pool_.size();
+    pool_entries_ += uint64_t(m.dom_size(i));
     const double w = o.weight && !o.weight->empty() ? (*o.weight)[i] : 0.0;
     const int32_t* d = m.domain(i);
     const int64_t cap = o.usage_cap ? (*o.usage_cap)[i] : INT64_MAX;
@@ -313,12 +346,16 @@ bool EliminationSolver::build_kernel(const std::vector<int32_t>& fixed, const El
         continue;
       }
       if (!inc.self_is_u) continue;  // each free-free edge once, from its row end
-      int e = find_edge(i, other);
-      if (e < 0) e = add_edge(i, other);
-      const Edge E = edges_[e];
       const int Ko = m.dom_size(other);
       const double* R = m.matrix(inc.edge);  // Ki x Ko: i is the edge's u end
-      double* out = pool_.data() + E.off;
+      int e = find_edge(i, other);
+      if (e < 0) {
+        // The first edge between the two: read from the model until written.
+        e = add_view(i, other, R);
+        continue;
+      }
+      const Edge E = edges_[e];
+      double* out = writable(e);
       const uint64_t len = uint64_t(Ki) * Ko;
       if (E.a == i) {
         for (uint64_t k = 0; k < len; ++k) out[k] += R[k];
@@ -329,10 +366,10 @@ bool EliminationSolver::build_kernel(const std::vector<int32_t>& fixed, const El
     }
   }
   dirty_.clear();
-  contract_budget_ = uint64_t(m.params.contract_budget * double(pool_.size())) + (1u << 20);
+  contract_budget_ = uint64_t(m.params.contract_budget * double(pool_entries_)) + (1u << 20);
   msg_off_.clear();
   msg_.clear();
-  sweep_budget_ = uint64_t(m.params.sweep_budget * double(pool_.size())) + (1u << 20);
+  sweep_budget_ = uint64_t(m.params.sweep_budget * double(pool_entries_)) + (1u << 20);
   is_dirty_.assign(edges_.size(), 0);
   for (size_t e = 0; e < edges_.size(); ++e) mark_dirty(int(e));
   for (int i : free_) push(i);
@@ -411,7 +448,7 @@ void EliminationSolver::eliminate(int i) {
       if (e < 0) e = add_edge(a, b);
       mark_dirty(e);
       const Edge E = edges_[e];
-      double* out = pool_.data() + E.off;
+      double* out = writable(e);
       if (E.a == a) {
         for (uint64_t k = 0; k < tmp_.size(); ++k) out[k] += tmp_[k];
       } else {

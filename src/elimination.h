@@ -77,6 +77,10 @@ class EliminationSolver {
     int32_t a, b;
     uint64_t off;  // matrix a x b (domain indices), row-major, in pool_
     bool alive;
+    // Until first written, an edge read straight from the model's matrix
+    // (a x b already) is not copied: a whole-problem solve would otherwise
+    // copy every matrix in every thread.
+    const double* view = nullptr;
   };
   enum class RecordKind : int32_t {
     kEliminated,  // its strategy is the argmin over its recorded edges
@@ -91,6 +95,7 @@ class EliminationSolver {
   };
   const SearchModel* m_ = nullptr;
   std::vector<double> pool_;          // unaries (first) then matrices
+  uint64_t pool_entries_ = 0;         // unaries and matrices, viewed ones included (work budgets)
   std::vector<uint64_t> unary_off_;   // per node, into pool_
   std::vector<Edge> edges_;
   std::vector<std::vector<int32_t>> inc_;  // edge ids per node (dead ones skipped)
@@ -116,6 +121,10 @@ class EliminationSolver {
   std::vector<double> tmp_;
 
   // The phases of solve().
+  const double* matrix(const Edge& e) const { return e.view ? e.view : pool_.data() + e.off; }
+  double* writable(int e);  // the edge's own copy, made on first write
+  int add_edge_record(int a, int b);
+  int add_view(int a, int b, const double* M);
   void start_free(const std::vector<int32_t>& fixed, const std::vector<int32_t>* free_nodes);
   bool build_kernel(const std::vector<int32_t>& fixed, const EliminationOptions& o);
   int pop_low_degree();

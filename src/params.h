@@ -19,6 +19,9 @@ namespace iopddl {
   X(restart_stall_factor, double, 1.0, 0.0, 1e6,                                                                \
     "stalled: no improvement for this many times as long as the epoch took to reach its best")                 \
   X(restart_min_stall, double, 5.0, 0.0, 1e9, "stalled: and no improvement for at least this many seconds")     \
+  /* set-up (solve.cc) */                                                                                       \
+  X(contraction_min_removed, double, 0.1, 0.0, 1.0,                                                             \
+    "contract tied groups only when that removes at least this share of the nodes (each copy of the matrices costs memory in the problem's size)") \
   /* the rounds of a thread (worker.cc) */                                                                      \
   X(belief_every, int, 16, 1, 1000000, "global eliminations sweep min-sum beliefs every this many decisions")   \
   X(decision_randomness, double, 0.2, 0.0, 1.0,                                                                 \

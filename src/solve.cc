@@ -85,7 +85,12 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   ctx.model = &model;
   if (!s.rs.wiped_out) s.groups.build(model);
   ctx.groups = &s.groups;
-  if (s.groups.size() > 0 && !ctx.should_stop()) {
+  // The contraction copies every matrix twice more (as integers and as
+  // doubles): worth it when it shrinks the graph, not when few nodes are tied.
+  const int contracted_nodes = model.n - s.groups.tied_nodes() + int(s.groups.size());
+  const bool worth_contracting =
+      double(model.n - contracted_nodes) >= model.params.contraction_min_removed * double(model.n);
+  if (s.groups.size() > 0 && worth_contracting && !ctx.should_stop()) {
     s.contraction.build(model, s.groups);
     ctx.contraction = &s.contraction;
   }
