@@ -27,6 +27,7 @@ namespace {
 const char* kUsage =
     "usage: iopddl [options] PROBLEM TIMEOUT_SECONDS\n"
     "       iopddl evaluate PROBLEM SOLUTION_FILE\n"
+    "       iopddl check PROBLEM\n"
     "\n"
     "Solves an intra-operator parallelism problem (contest JSON, plain or .gz)\n"
     "within TIMEOUT_SECONDS of wall time, load and output included. Progress lines\n"
@@ -50,7 +51,9 @@ const char* kUsage =
     "exit status: 0 feasible answer; 1 no feasible answer found (the least-violating\n"
     "one is still printed); 2 bad arguments (including a file that cannot be\n"
     "opened); 3 invalid input. evaluate exits 0 when the solution is feasible, 1 when\n"
-    "it is infeasible, 2 on bad arguments, 3 when the problem or solution is invalid.\n";
+    "it is infeasible, 2 on bad arguments, 3 when the problem or solution is invalid.\n"
+    "check loads and validates PROBLEM and prints its counts and digest (exit 0, or 2\n"
+    "or 3 as above).\n";
 
 // The problem's name as one safe line: control bytes (a newline would start a
 // line that is not a '#' progress line) shown as \xHH.
@@ -182,11 +185,30 @@ int run_evaluate(int argc, char** argv) {
   return ev.feasible() ? 0 : 1;
 }
 
+// `iopddl check PROBLEM`: loads and validates, then prints what was loaded and
+// its digest (the same as the package's summary.digest for the same file).
+int run_check(int argc, char** argv) {
+  if (argc != 3) return usage_error("check needs PROBLEM");
+  const auto t0 = std::chrono::steady_clock::now();
+  Problem p;
+  Status st = load_problem_file(argv[2], &p);
+  if (!st) return fail(st);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("problem:     %s\n", printable(p.name).c_str());
+  std::printf("nodes:       %d (%llu strategies)\n", p.num_nodes(), (unsigned long long)p.total_strategies());
+  std::printf("edges:       %d (%llu matrix entries)\n", p.num_edges(), (unsigned long long)p.edge_cost.size());
+  std::printf("usage limit: %s\n", p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "none");
+  std::printf("digest:      %s\n", problem_digest(p).c_str());
+  std::printf("loaded in:   %.3f s\n", s);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   if (argc >= 2 && std::strcmp(argv[1], "evaluate") == 0) return run_evaluate(argc, argv);
+  if (argc >= 2 && std::strcmp(argv[1], "check") == 0) return run_check(argc, argv);
   int threads = 0;
   uint64_t seed = 1;
   int64_t rounds = 0;

@@ -139,6 +139,26 @@ TEST_F(Cli, SolvesTheExampleWithinTheTimeout) {
   EXPECT_EQ(report(ev.out)["total cost"], "445") << ev.out;
 }
 
+// `iopddl check`: loads, validates, and prints the counts and the digest the
+// core computes (the package's summary.digest is the same function).
+TEST_F(Cli, CheckPrintsCountsAndTheDigest) {
+  Outcome r = run({"check", kG});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  Problem p;
+  ASSERT_TRUE(load_problem_file(kG, &p).ok);
+  auto m = report(r.out);
+  EXPECT_EQ(m["digest"], problem_digest(p));
+  EXPECT_EQ(m["nodes"], std::to_string(p.num_nodes()) + " (" + std::to_string(p.total_strategies()) + " strategies)");
+  EXPECT_EQ(m["usage limit"], std::to_string(p.usage_limit));
+  std::ofstream(path("cut.json")) << "{\"problem\":{\"nodes\":";
+  r = run({"check", path("cut.json")});
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("cut.json: JSON syntax error at byte 20 (in problem.nodes)"), std::string::npos) << r.err;
+  EXPECT_EQ(run({"check"}).exit_code, 2);
+  EXPECT_EQ(run({"check", path("missing.json")}).exit_code, 2);
+}
+
 TEST_F(Cli, QuietPrintsOnlyTheSolution) {
   Outcome r = run({"--quiet", "--threads", "1", "--seed", "7", kExample, "0.5"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);

@@ -137,6 +137,7 @@ std::string summary_json(const Problem& p, double load_seconds) {
   }
   j.i64("segments", p.num_segments());
   j.num("loadSeconds", load_seconds);
+  j.str("digest", problem_digest(p));
   return j.done();
 }
 
@@ -215,8 +216,6 @@ struct TaskState {
   std::string progress;
   uint64_t progress_seq = 0;
   std::string result;  // JSON
-  std::shared_ptr<const Problem> problem;  // a load's output
-  double load_seconds = 0;
 
   void finish(std::string json) {
     {
@@ -307,23 +306,6 @@ EM_JS(void, iopddl_post_progress, (const char* json), {
 
 // ---------------------------------------------------------------- handles
 
-// Bytes to load, allocated inside the module so that JavaScript copies the input
-// exactly once; the loader takes the string over without copying it again.
-class InputBuffer {
- public:
-  explicit InputBuffer(double size) {
-    size_t n = size_t(size);
-    bytes_.reserve(n + 1);  // the loader appends a NUL: keep that from reallocating
-    bytes_.resize(n);
-  }
-  double data() { return double(reinterpret_cast<uintptr_t>(&bytes_[0])); }
-  double size() const { return double(bytes_.size()); }
-  std::string take() { return std::move(bytes_); }
-
- private:
-  std::string bytes_;
-};
-
 class ProblemHandle {
  public:
   ProblemHandle() = default;
@@ -385,12 +367,6 @@ class Task {
     return s_->result;
   }
   void stop() { s_->stop.store(true); }
-  ProblemHandle takeProblem() {
-    std::lock_guard<std::mutex> lock(s_->mu);
-    ProblemHandle h(std::move(s_->problem), s_->load_seconds);
-    s_->problem.reset();
-    return h;
-  }
 
  private:
   std::shared_ptr<TaskState> s_;
@@ -398,32 +374,48 @@ class Task {
 
 using Clock = std::chrono::steady_clock;
 
-// Starts loading `input` (JSON or gzip, detected by magic bytes); the buffer is
-// emptied. The task's result is the problem summary (JSON).
-Task start_load(InputBuffer& input, const std::string& source) {
-  auto task = std::make_shared<TaskState>();
-  auto bytes = std::make_shared<std::string>(input.take());
-  run_task(task, [task, bytes, source] {
-    const auto t0 = Clock::now();
+// A load fed in pieces from JavaScript (a file's chunks, a stream's, slices of
+// bytes), parsed as they come on the calling thread: the input is never held
+// whole in the module, and JavaScript reads the next piece in between.
+class LoaderHandle {
+ public:
+  explicit LoaderHandle(const std::string& source) : loader_(source), t0_(Clock::now()) {}
+  // Room for the next piece of `n` bytes inside the module (reused), for
+  // JavaScript to copy into.
+  double buffer(double n) {
+    piece_.resize(size_t(n));
+    return double(reinterpret_cast<uintptr_t>(piece_.data()));
+  }
+  // Parses the first `n` bytes of the buffer. False on an error (error()).
+  bool push(double n) { return check(loader_.push(piece_.data(), size_t(n))); }
+  // The input has ended. False on an error.
+  bool finish() {
+    std::vector<char>().swap(piece_);
     auto p = std::make_shared<Problem>();
-    std::string b = std::move(*bytes);
-    Status st = load_problem_from_buffer(std::move(b), source, p.get());
-    if (!st.ok) {
-      if (st.code == StatusCode::kOutOfMemory) task->out_of_memory.store(true);
-      task->fail(st.message);
-      return;
-    }
-    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-    std::string summary = summary_json(*p, s);
-    {
-      std::lock_guard<std::mutex> lock(task->mu);
-      task->problem = std::move(p);
-      task->load_seconds = s;
-    }
-    task->finish(std::move(summary));
-  });
-  return Task(task);
-}
+    if (!check(loader_.finish(p.get()))) return false;
+    problem_ = ProblemHandle(std::move(p), std::chrono::duration<double>(Clock::now() - t0_).count());
+    return true;
+  }
+  std::string error() const { return error_; }
+  bool out_of_memory() const { return out_of_memory_; }
+  double bytes_in() const { return double(loader_.bytes_in()); }
+  ProblemHandle take_problem() { return std::move(problem_); }
+
+ private:
+  ProblemLoader loader_;
+  Clock::time_point t0_;
+  std::vector<char> piece_;
+  ProblemHandle problem_;
+  std::string error_;
+  bool out_of_memory_ = false;
+
+  bool check(const Status& st) {
+    if (st.ok) return true;
+    error_ = st.message;
+    out_of_memory_ = st.code == StatusCode::kOutOfMemory;
+    return false;
+  }
+};
 
 // Search parameters as "name=value" lines, checked against the core's table
 // (params.h); the first bad one's message on failure.
@@ -590,10 +582,15 @@ EMSCRIPTEN_BINDINGS(iopddl) {
   using namespace emscripten;
   function("version", &version);
   function("threaded", &threaded);
-  class_<InputBuffer>("InputBuffer")
-      .constructor<double>()
-      .function("data", &InputBuffer::data)
-      .function("size", &InputBuffer::size);
+  class_<LoaderHandle>("Loader")
+      .constructor<const std::string&>()
+      .function("buffer", &LoaderHandle::buffer)
+      .function("push", &LoaderHandle::push)
+      .function("finish", &LoaderHandle::finish)
+      .function("error", &LoaderHandle::error)
+      .function("outOfMemory", &LoaderHandle::out_of_memory)
+      .function("bytesIn", &LoaderHandle::bytes_in)
+      .function("takeProblem", &LoaderHandle::take_problem);
   class_<ProblemHandle>("ProblemHandle")
       .function("valid", &ProblemHandle::valid)
       .function("summary", &ProblemHandle::summary)
@@ -607,9 +604,7 @@ EMSCRIPTEN_BINDINGS(iopddl) {
       .function("progressSeq", &Task::progressSeq)
       .function("progress", &Task::progress)
       .function("result", &Task::result)
-      .function("stop", &Task::stop)
-      .function("takeProblem", &Task::takeProblem);
-  function("startLoad", &start_load);
+      .function("stop", &Task::stop);
   function("checkParams", &check_params);
 #ifdef __EMSCRIPTEN_PTHREADS__
   function("startSolve", &start_solve);

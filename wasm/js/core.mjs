@@ -92,25 +92,75 @@ function encodeJson(value) {
   return new TextEncoder().encode(text);
 }
 
-// Turns any accepted input into bytes without copying bytes the caller gave.
-// `owned`: the bytes are ours (made from a string or object), so they may be
-// handed over to a Worker instead of copied.
-async function inputBytes(input) {
-  if (input == null) throw new TypeError('load() needs an input: an object, a JSON string or bytes');
-  if (input instanceof Uint8Array) return { bytes: input, owned: false };
-  if (ArrayBuffer.isView(input)) {
-    return { bytes: new Uint8Array(input.buffer, input.byteOffset, input.byteLength), owned: false };
+const PIECE = 4 << 20;  // bytes handed to the module at a time
+
+function asBytes(chunk) {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (chunk instanceof ArrayBuffer ||
+      (typeof SharedArrayBuffer !== 'undefined' && chunk instanceof SharedArrayBuffer)) {
+    return new Uint8Array(chunk);
   }
-  if (input instanceof ArrayBuffer ||
+  if (typeof chunk === 'string') return new TextEncoder().encode(chunk);
+  throw new TypeError(`a stream gave a ${typeof chunk}: expected bytes or strings`);
+}
+
+function* slices(bytes) {
+  for (let at = 0; at < bytes.length; at += PIECE) yield bytes.subarray(at, Math.min(bytes.length, at + PIECE));
+}
+
+// Any accepted input as pieces of bytes, read as they are needed: bytes the
+// caller gave are sliced, not copied; a Blob or a stream is read a piece at a
+// time, so it is never held whole. `total`: the input's size when known.
+function inputPieces(input) {
+  if (input == null) throw new TypeError('load() needs an input: an object, a JSON string, bytes, a Blob or a stream');
+  if (input instanceof Uint8Array || ArrayBuffer.isView(input) || input instanceof ArrayBuffer ||
       (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
-    return { bytes: new Uint8Array(input), owned: false };
+    const bytes = asBytes(input);
+    return { pieces: slices(bytes), total: bytes.length, head: bytes.subarray(0, 2) };
   }
-  if (typeof input === 'string') return { bytes: new TextEncoder().encode(input), owned: true };
+  if (typeof input === 'string') {
+    const bytes = new TextEncoder().encode(input);
+    return { pieces: slices(bytes), total: bytes.length, head: bytes.subarray(0, 2) };
+  }
   if (typeof Blob !== 'undefined' && input instanceof Blob) {
-    return { bytes: new Uint8Array(await input.arrayBuffer()), owned: true };
+    return {
+      pieces: (async function* () {
+        for (let at = 0; at < input.size; at += PIECE) {
+          yield new Uint8Array(await input.slice(at, Math.min(input.size, at + PIECE)).arrayBuffer());
+        }
+      })(),
+      total: input.size,
+    };
   }
-  if (typeof input === 'object') return { bytes: encodeJson(input), owned: true };
-  throw new TypeError(`load() cannot read a ${typeof input}: give an object, a JSON string or bytes`);
+  if (typeof input.getReader === 'function') {  // a web ReadableStream
+    return {
+      pieces: (async function* () {
+        const reader = input.getReader();
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            yield* slices(asBytes(value));
+          }
+        } finally {
+          reader.releaseLock();
+        }
+      })(),
+    };
+  }
+  if (typeof input[Symbol.asyncIterator] === 'function') {  // a Node stream, an async generator
+    return {
+      pieces: (async function* () {
+        for await (const chunk of input) yield* slices(asBytes(chunk));
+      })(),
+    };
+  }
+  if (typeof input === 'object') {
+    const bytes = encodeJson(input);
+    return { pieces: slices(bytes), total: bytes.length, head: bytes.subarray(0, 2) };
+  }
+  throw new TypeError(`load() cannot read a ${typeof input}: give an object, a JSON string, bytes, a Blob or a stream`);
 }
 
 // ------------------------------------------------------------------ options
@@ -280,6 +330,7 @@ function convertSummary(s, extra) {
     gzip: extra.gzip,
     loadMs: extra.loadMs,
     parseMs: s.loadSeconds * 1000,
+    digest: s.digest,
   };
 }
 
@@ -406,40 +457,53 @@ class ThreadedBackend {
     return null;
   }
 
-  async load(bytes, source, owned, signal) {
+  // A load fed piece by piece (Solver.load drives it): each piece is copied
+  // into the module and parsed at once, on this thread.
+  async startLoad(source) {
     this.check();
     const mod = this.mod;
-    let task;
-    let buf;
-    try {
-      buf = new mod.InputBuffer(bytes.length);
-      mod.iopddlHeapU8().set(bytes, buf.data());  // the one copy into the module
-      task = mod.startLoad(buf, source);
-    } catch (e) {
+    const loader = new mod.Loader(source);
+    const failed = (e) => {
+      // Memory ran out inside the module: what the parse held stays allocated.
       if (isOutOfMemoryMessage(e && e.message)) {
-        throw outOfMemoryError(`${source}: cannot hold ${bytes.length} bytes of input`, e.message);
+        this.fail(spentError(source));
+        return outOfMemoryError(`${source}: out of memory after ${loader.bytesIn()} bytes of input ` +
+          `(the module's memory is ${Math.round(this.memoryBytes() / 2 ** 20)} MB; it cannot grow past 4 GB)`);
       }
-      throw e;
-    } finally {
-      if (buf) buf.delete();
-    }
-    this.running.add(task);
-    try {
-      // Aborted: the parse cannot be interrupted, so it goes on in the background;
-      // deleting the task below drops this side's reference, and the problem is
-      // freed when the loading thread lets go of the task (at once if it is done).
-      const state = await this.wait(task, null, signal);
-      if (state === -1) throw abortedError(source, signal);
-      if (state !== 1) {
-        throw this.taskError(task, source) || new IopddlError(task.error(), 'ERR_INVALID_INPUT');
-      }
-      const summary = JSON.parse(task.result());
-      const handle = task.takeProblem();
-      return { handle, summary };
-    } finally {
-      this.running.delete(task);
-      task.delete();
-    }
+      return e;
+    };
+    const check = (ok) => {
+      if (ok) return;
+      throw loader.outOfMemory() ? outOfMemoryError(source, loader.error())
+        : new IopddlError(loader.error(), 'ERR_INVALID_INPUT');
+    };
+    return {
+      push: async (piece) => {
+        this.check();
+        let ok;
+        try {
+          const at = loader.buffer(piece.length);
+          mod.iopddlHeapU8().set(piece, at);
+          ok = loader.push(piece.length);
+        } catch (e) {
+          throw failed(e);
+        }
+        check(ok);
+      },
+      finish: async () => {
+        this.check();
+        let ok;
+        try {
+          ok = loader.finish();
+        } catch (e) {
+          throw failed(e);
+        }
+        check(ok);
+        const handle = loader.takeProblem();
+        return { handle, summary: JSON.parse(handle.summary()) };
+      },
+      close: () => loader.delete(),
+    };
   }
 
   async nodeData(handle) {
@@ -640,30 +704,32 @@ class WorkerBackend {
     return this.memory;
   }
 
-  async load(bytes, source, owned, signal) {
-    // The bytes go to the Worker: moved when they are ours (encoded from a string
-    // or object), else copied once by structured cloning (the caller keeps them).
-    const movable = owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength &&
-      !(typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer);
-    const id = this.nextId;  // the id request() will use
-    const p = this.request('load', { bytes, source }, movable ? [bytes.buffer] : undefined);
-    // Aborted: the Worker cannot be interrupted while it parses; the promise
-    // rejects now and the problem is freed when the Worker's answer arrives.
-    const onAbort = () => {
-      const entry = this.pending.get(id);
-      if (!entry) return;
-      this.pending.delete(id);
-      this.discarded.add(id);
-      this.idle();
-      entry.reject(abortedError(source, signal));
+  // A load fed piece by piece to the Worker, each piece awaited (so at most
+  // one is in flight) and moved, not copied, when it is not the caller's.
+  async startLoad(source) {
+    const loader = this.nextLoader = (this.nextLoader || 0) + 1;
+    await this.request('loadStart', { loader, source });
+    let open = true;
+    return {
+      push: async (piece, owned) => {
+        const whole = owned && piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength &&
+          !(typeof SharedArrayBuffer !== 'undefined' && piece.buffer instanceof SharedArrayBuffer);
+        // A view into the caller's buffer would be cloned whole: send a copy of the piece.
+        // (Uint8Array's slice: a Node Buffer's slice() is a view, not a copy.)
+        const bytes = whole ? piece : Uint8Array.prototype.slice.call(piece);
+        await this.request('loadPiece', { loader, bytes }, [bytes.buffer]);
+      },
+      finish: async () => {
+        const r = await this.request('loadEnd', { loader });
+        open = false;
+        return { handle: r.handle, summary: JSON.parse(r.summary) };
+      },
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.request('loadCancel', { loader }).catch(() => {});
+      },
     };
-    if (signal) signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const r = await p;
-      return { handle: r.handle, summary: JSON.parse(r.summary) };
-    } finally {
-      if (signal) signal.removeEventListener('abort', onAbort);
-    }
   }
 
   async nodeData(handle) {
@@ -796,6 +862,7 @@ if (typeof Symbol.dispose === 'symbol') {
 class Solver {
   constructor(backend, opts) {
     this._backend = backend;
+    this._platform = opts.platform || null;
     this._disposed = false;
     this.backend = backend.kind;
     this.threads = backend.threads;
@@ -831,24 +898,65 @@ class Solver {
   }
 
   /**
-   * Loads a problem: a parsed object, a JSON string, or bytes (JSON or gzip,
-   * told apart by the gzip magic bytes).
+   * Loads a problem: a parsed object, a JSON string, bytes, a Blob or a stream
+   * (JSON or gzip, told apart by the gzip magic bytes), parsed piece by piece as
+   * it is read: neither a Blob nor a stream is ever held whole.
    */
   async load(input, options) {
     this._check();
-    const source = (options && options.source) || 'input';
+    const { pieces, total } = inputPieces(input);
+    return this._loadPieces(pieces, total, !(input instanceof Uint8Array || ArrayBuffer.isView(input) ||
+      input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)),
+    (options && options.source) || 'input', options);
+  }
+
+  /**
+   * Loads a problem from a file (Node.js), read in pieces: the file is never
+   * held whole, in JavaScript or in the module.
+   */
+  async loadFile(path, options) {
+    this._check();
+    if (!this._platform || typeof this._platform.openFile !== 'function') {
+      throw new TypeError('loadFile() needs Node.js; in a browser, give load() a File, a Blob or a stream');
+    }
+    if (typeof path !== 'string' && !(path instanceof URL)) throw new TypeError('loadFile() needs a path');
+    const file = await this._platform.openFile(path, PIECE);
+    return this._loadPieces(file.pieces, file.size, true, (options && options.source) || String(path), options);
+  }
+
+  async _loadPieces(pieces, total, owned, source, options) {
     if (typeof source !== 'string') throw new TypeError('source must be a string');
     const signal = checkSignal(options ? options.signal : undefined);
+    const onProgress = options ? options.onProgress : undefined;
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError('onProgress must be a function');
     if (signal && signal.aborted) throw abortedError(source, signal);
     const t0 = now();
-    const { bytes, owned } = await inputBytes(input);
-    if (signal && signal.aborted) throw abortedError(source, signal);
-    const inputLength = bytes.length;
-    const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-    const { handle, summary } = await this._backend.load(bytes, source, owned, signal);
-    return new Problem(this, handle, convertSummary(summary, {
-      inputBytes: inputLength, gzip, loadMs: now() - t0,
-    }));
+    const loader = await this._backend.startLoad(source);
+    let bytesRead = 0;
+    let head = [];
+    try {
+      let lastYield = now();
+      for await (const piece of pieces) {
+        if (signal && signal.aborted) throw abortedError(source, signal);
+        if (head.length < 2) head = head.concat(Array.from(piece.subarray(0, 2 - head.length)));
+        const length = piece.length;  // (a piece moved to a Worker is empty afterwards)
+        await loader.push(piece, owned);
+        bytesRead += length;
+        if (onProgress) onProgress({ bytesRead, bytesTotal: total === undefined ? null : total });
+        // Bytes already in memory come without a pause: let the page breathe.
+        if (now() - lastYield > 40) {
+          await sleep(0);
+          lastYield = now();
+        }
+      }
+      if (signal && signal.aborted) throw abortedError(source, signal);
+      const { handle, summary } = await loader.finish();
+      return new Problem(this, handle, convertSummary(summary, {
+        inputBytes: bytesRead, gzip: head[0] === 0x1f && head[1] === 0x8b, loadMs: now() - t0,
+      }));
+    } finally {
+      loader.close();
+    }
   }
 
   /** Stops running solves, ends the module's threads and Worker. */
@@ -892,5 +1000,5 @@ export async function createSolverOn(platform, options) {
       backend = await WorkerBackend.create(platform, opts, threadFallback);
     }
   }
-  return new Solver(backend, { threadFallback });
+  return new Solver(backend, { threadFallback, platform });
 }

@@ -23,11 +23,14 @@ export interface ProblemJson {
 }
 
 /**
- * What `load()` accepts: a parsed object, JSON text, or bytes holding JSON or
- * gzip-compressed JSON (recognised by its magic bytes). Bytes are copied into
- * the module's memory once; a string or object is encoded to UTF-8 first.
+ * What `load()` accepts: a parsed object, JSON text, bytes, a Blob, a web
+ * ReadableStream or an async iterable of bytes (a Node stream), holding JSON
+ * or gzip-compressed JSON (recognised by its magic bytes). Everything is fed
+ * to the module in pieces of 4 MB: a Blob or stream is never held whole; a
+ * string or object is encoded to UTF-8 first.
  */
-export type ProblemInput = ProblemJson | object | string | Uint8Array | ArrayBuffer | ArrayBufferView | Blob;
+export type ProblemInput = ProblemJson | object | string | Uint8Array | ArrayBuffer | ArrayBufferView | Blob |
+  ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
 export interface CreateSolverOptions {
   /**
@@ -81,6 +84,11 @@ export interface ProblemSummary {
   loadMs: number;
   /** Time the core spent inflating, parsing and validating. */
   parseMs: number;
+  /**
+   * A fingerprint of everything the input said (16 hex digits): the same for
+   * the same problem however it was given, and the same as `iopddl check`'s.
+   */
+  digest: string;
 }
 
 /** Usage over time: usage[k] holds on [time[k], time[k+1]). */
@@ -260,12 +268,20 @@ export interface LoadOptions {
   /** Names the input in error messages (default 'input'). */
   source?: string;
   /**
-   * Aborting rejects the load at once with an IopddlError of code ERR_ABORTED
-   * (its `cause` is the signal's reason). The parser itself cannot be
-   * interrupted: it finishes in the background, holding its memory and a
-   * thread (or the fallback's Worker) until then, and its problem is freed.
+   * Aborting rejects the load with an IopddlError of code ERR_ABORTED (its
+   * `cause` is the signal's reason) before the next piece is parsed; what was
+   * parsed is freed.
    */
   signal?: AbortSignal;
+  /** Called after each piece (4 MB) is parsed; `bytesTotal` is null for a stream. */
+  onProgress?: (progress: LoadProgress) => void;
+}
+
+export interface LoadProgress {
+  /** Input bytes parsed so far (compressed bytes for gzip). */
+  bytesRead: number;
+  /** The input's size when known (bytes, a Blob, a file), else null. */
+  bytesTotal: number | null;
 }
 
 export interface Problem {
@@ -298,6 +314,12 @@ export interface Solver {
    */
   load(input: ProblemInput, options?: LoadOptions): Promise<Problem>;
   /**
+   * Node.js: loads the file at `path` (JSON or gzip), read in pieces: it is
+   * never held whole. Rejects with ERR_IO when it cannot be read; in a browser
+   * it throws a TypeError (give load() a File instead).
+   */
+  loadFile(path: string | URL, options?: LoadOptions): Promise<Problem>;
+  /**
    * Reads a solution text (its last line [s0, s1, ...], so a whole CLI output
    * works). Rejects with ERR_INVALID_ASSIGNMENT naming what is wrong.
    */
@@ -310,6 +332,7 @@ export interface Solver {
 
 export type IopddlErrorCode =
   | 'ERR_INVALID_INPUT'
+  | 'ERR_IO'
   | 'ERR_INVALID_ASSIGNMENT'
   | 'ERR_ABORTED'
   | 'ERR_OUT_OF_MEMORY'

@@ -1,12 +1,13 @@
 // Node entry (import): the generated files sit beside this one; the .wasm bytes
 // are read from disk and handed over (the loader's fetch fails on file paths).
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { createSolverOn } from './core.mjs';
+import { createSolverOn, IopddlError } from './core.mjs';
 
 export { IopddlError, VERSION } from './core.mjs';
 
@@ -16,6 +17,20 @@ const file = (opts, name) => (opts.locateFile ? opts.locateFile(name) : join(her
 const bytes = (b) => (b instanceof Uint8Array ? b : new Uint8Array(b));
 
 const platform = {
+  // A file read in pieces of `piece` bytes. A path that cannot be read fails
+  // here, before the load starts, naming the path.
+  async openFile(path, piece) {
+    let info;
+    try {
+      info = await stat(path);
+    } catch (e) {
+      throw new IopddlError(`${path}: cannot open file: ${e.message}`, 'ERR_IO');
+    }
+    if (info.isDirectory()) {
+      throw new IopddlError(`${path}: cannot read: is a directory`, 'ERR_IO');
+    }
+    return { pieces: createReadStream(path, { highWaterMark: piece }), size: info.size };
+  },
   cores: () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length),
   threadSupport: () => (typeof SharedArrayBuffer === 'function' && typeof Atomics === 'object'
     ? { ok: true }

@@ -99,36 +99,64 @@
     return err;
   }
 
-  function load(m) {
-    let buf;
-    let task;
+  // Loads fed piece by piece from the main thread (core.mjs drives them).
+  const loaders = new Map();
+  function loadStart(m) {
+    loaders.set(m.loader, new mod.Loader(m.source));
+    return {};
+  }
+  function loader(m) {
+    const l = loaders.get(m.loader);
+    if (!l) throw fail('no such load (it was cancelled)');
+    return l;
+  }
+  function loadError(l, source) {
+    return l.outOfMemory() ? spend(fail(l.error(), 'ERR_OUT_OF_MEMORY'), source) : fail(l.error(), 'ERR_INVALID_INPUT');
+  }
+  function loadPiece(m) {
+    const l = loader(m);
+    let ok;
     try {
-      buf = new mod.InputBuffer(m.bytes.length);
+      const at = l.buffer(m.bytes.length);
+      mod.iopddlHeapU8().set(m.bytes, at);
+      ok = l.push(m.bytes.length);
     } catch (e) {
-      const err = outOfMemory(e);
+      const err = spend(e, 'a load');
       if (err.code === 'ERR_OUT_OF_MEMORY') {
-        err.message = `${m.source}: cannot hold ${m.bytes.length} bytes of input: ${err.message}`;
+        err.message = `out of memory after ${l.bytesIn()} bytes of input (the module's memory is ` +
+          `${Math.round(memory() / 2 ** 20)} MB; it cannot grow past 4 GB): ${err.message}`;
       }
       throw err;
     }
+    if (!ok) throw loadError(l);
+    return {};
+  }
+  function loadEnd(m) {
+    const l = loader(m);
     try {
-      mod.iopddlHeapU8().set(m.bytes, buf.data());
-      task = mod.startLoad(buf, m.source);
-    } catch (e) {
-      throw spend(e, m.source);
-    } finally {
-      buf.delete();
-    }
-    try {
-      if (task.state() !== 1) {
-        throw task.outOfMemory() ? spend(fail(task.error()), m.source) : fail(task.error(), 'ERR_INVALID_INPUT');
+      let ok;
+      try {
+        ok = l.finish();
+      } catch (e) {
+        throw spend(e, 'a load');
       }
+      if (!ok) throw loadError(l);
+      const p = l.takeProblem();
       const h = nextHandle++;
-      problems.set(h, task.takeProblem());
-      return { handle: h, summary: task.result() };
+      problems.set(h, p);
+      return { handle: h, summary: p.summary() };
     } finally {
-      task.delete();
+      loaders.delete(m.loader);
+      l.delete();
     }
+  }
+  function loadCancel(m) {
+    const l = loaders.get(m.loader);
+    if (l) {
+      loaders.delete(m.loader);
+      l.delete();
+    }
+    return {};
   }
 
   function problem(h) {
@@ -211,7 +239,10 @@
     if (spent && m.op !== 'init') throw spent;
     switch (m.op) {
       case 'init': return init(m);
-      case 'load': return load(m);
+      case 'loadStart': return loadStart(m);
+      case 'loadPiece': return loadPiece(m);
+      case 'loadEnd': return loadEnd(m);
+      case 'loadCancel': return loadCancel(m);
       case 'evaluate': return evaluate(m);
       case 'parseSolution': return mod.parseSolution(m.text, m.source);
       case 'nodeData': return mod.iopddlNodeData(problem(m.handle));
