@@ -257,18 +257,34 @@ function setLoadStatus(text, busy) {
   el.innerHTML = text ? `${busy ? '<span class="spinner" aria-hidden="true"></span>' : ''}<span>${escapeHtml(text)}</span>` : '';
 }
 
+// Bytes read and parsed so far (they go together: each piece is parsed as it
+// arrives), on the bar and in words.
 function onLoading(m) {
-  if (m.stage === 'parsing') {
-    setLoadStatus(`Parsing ${fmtBytes(m.bytes)}${m.gzip ? ' of gzip' : ''} in WebAssembly…`, true);
+  if (m.stage !== 'progress' || !state.loading) return;
+  const bar = $('load-progress');
+  bar.hidden = false;
+  if (m.bytesTotal) {
+    bar.max = m.bytesTotal;
+    bar.value = m.bytesRead;
+    const pct = Math.floor((100 * m.bytesRead) / m.bytesTotal);
+    setLoadStatus(`Reading and parsing ${state.loading.label}: ${fmtBytes(m.bytesRead)} of ${fmtBytes(m.bytesTotal)} (${pct} %)…`, true);
+  } else {
+    bar.removeAttribute('value');
+    setLoadStatus(`Reading and parsing ${state.loading.label}: ${fmtBytes(m.bytesRead)}…`, true);
   }
 }
 
 function showLoadError(m) {
   setLoadStatus('');
-  $('load-error-title').textContent = m.code === 'ERR_INVALID_INPUT'
-    ? `${state.loading ? state.loading.label : 'This file'} is not a valid problem.`
-    : `${state.loading ? state.loading.label : 'This file'} could not be loaded.`;
-  $('load-error-text').textContent = m.message;
+  $('load-progress').hidden = true;
+  const label = state.loading ? state.loading.label : 'This file';
+  $('load-error-title').textContent = m.code === 'ERR_INVALID_INPUT' ? `${label} is not a valid problem.`
+    : m.code === 'ERR_OUT_OF_MEMORY' ? `${label} is too large for this browser tab.`
+      : `${label} could not be loaded.`;
+  $('load-error-text').textContent = m.code === 'ERR_OUT_OF_MEMORY'
+    ? `${m.message}\n\nA browser tab's WebAssembly memory stops at 4 GB. The command-line solver, built from the ` +
+      `same core, has no such limit:\n\n  iopddl ${label} 300`
+    : m.message;
   $('load-error').hidden = false;
   $('dropzone').classList.remove('compact');
   $('howto').hidden = false;
@@ -278,16 +294,19 @@ function onLoaded(m) {
   const s = m.summary;
   state.problem = { summary: s, name: s.name || state.loading.label };
   setLoadStatus('');
+  $('load-progress').hidden = true;
   $('s-name').textContent = s.name || '(unnamed)';
   $('s-source').textContent = `${state.loading.label} · ${fmtBytes(s.inputBytes)}${s.gzip ? ', gzip' : ''}`;
+  $('s-source').title = `digest ${s.digest} (the same as iopddl check's)`;
+  $('s-source').dataset.digest = s.digest;
   $('s-nodes').textContent = fmtInt(s.nodes);
   $('s-edges').textContent = fmtInt(s.edges);
   $('s-strategies').innerHTML = `${fmtInt(s.strategies)}<small>up to ${fmtInt(s.maxStrategies)} per node</small>`;
   $('s-limit').innerHTML = s.usageLimit === null ? 'none<small>no memory limit</small>' : escapeHtml(fmtInt(s.usageLimit));
   $('s-span').innerHTML = s.timeSpan === null ? '—'
     : `${escapeHtml(fmtInt(s.timeSpan.start))} – ${escapeHtml(fmtInt(s.timeSpan.end))}<small>${fmtInt(s.segments)} segments</small>`;
-  state.problem.loadText = `Loaded in ${fmtMs(m.totalMs)}: read ${fmtMs(m.readMs)}, ` +
-    `${s.gzip ? 'inflated, ' : ''}parsed and checked ${fmtMs(s.parseMs)}.`;
+  state.problem.loadText = `Loaded in ${fmtMs(m.totalMs)}: read, ${s.gzip ? 'inflated, ' : ''}parsed and ` +
+    'checked piece by piece as it arrived.';
   $('s-load').textContent = `${state.problem.loadText} Reading node details for the table…`;
   $('summary').hidden = false;
   $('dropzone').classList.add('compact');

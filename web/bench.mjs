@@ -6,7 +6,9 @@
 //
 //   node web/bench.mjs FILE SECONDS [--no-isolation] [--threads N]
 //
-// Prints the cost, the engine line and the load and solve times.
+// Prints the cost, the engine line, the load and solve times, and (Linux) the
+// browser's peak memory: the largest sum of its processes' resident sets.
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer } from './server.mjs';
 import { browserSkip, chromium, playwright } from '../tests/browser-env.mjs';
@@ -31,6 +33,30 @@ const browser = await playwright.chromium.launch({
   executablePath: chromium,
   args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
 });
+// The browser's processes (its children, theirs...) and their resident memory.
+function treeRssBytes(rootPid) {
+  const parent = new Map();
+  const rss = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(d), Number(fields[1]));
+      rss.set(Number(d), Number(fields[21]) * 4096);
+    } catch { /* gone */ }
+  }
+  let total = 0;
+  for (const [pid, bytes] of rss) {
+    for (let p = pid; p; p = parent.get(p)) {
+      if (p === rootPid) { total += bytes; break; }
+    }
+  }
+  return total;
+}
+let peakBytes = 0;
+const browserPid = browser.process() ? browser.process().pid : null;
+const sampler = browserPid && setInterval(() => { peakBytes = Math.max(peakBytes, treeRssBytes(browserPid)); }, 200);
 try {
   const page = await browser.newPage();
   page.setDefaultTimeout((seconds + 120) * 1000);
@@ -49,8 +75,10 @@ try {
   const cost = (await page.locator('#r-total').innerText()).replace(/[^\d]/g, '');
   const engine = await page.locator('#engine-text').innerText();
   const bound = (await page.locator('#r-bound').innerText()).replace(/[^\d]/g, '');
-  console.log(`${engine}: cost ${cost}, bound ${bound || '-'}, loaded in ${loadS.toFixed(1)} s, solved in ${solveS.toFixed(1)} s`);
+  console.log(`${engine}: cost ${cost}, bound ${bound || '-'}, loaded in ${loadS.toFixed(1)} s, solved in ${solveS.toFixed(1)} s` +
+    (sampler ? `, peak browser memory ${Math.round(peakBytes / 2 ** 20)} MB` : ''));
 } finally {
+  if (sampler) clearInterval(sampler);
   await browser.close();
   await server.close();
 }

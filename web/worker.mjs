@@ -45,11 +45,14 @@ async function init({ threads }) {
   };
 }
 
-async function readInput(m) {
-  if (m.file) return new Uint8Array(await m.file.arrayBuffer());
+// The input as the package reads it, piece by piece: a dropped File (a Blob),
+// or a fetched body (a stream). Neither is ever held whole.
+async function openInput(m) {
+  if (m.file) return { input: m.file, size: m.file.size };
   const res = await fetch(m.url);
   if (!res.ok) throw Object.assign(new Error(`could not fetch ${m.url}: HTTP ${res.status}`), { code: 'ERR_FETCH' });
-  return new Uint8Array(await res.arrayBuffer());
+  const length = Number(res.headers.get('content-length'));
+  return { input: res.body, size: length > 0 && !res.headers.get('content-encoding') ? length : null };
 }
 
 async function load(m) {
@@ -63,14 +66,18 @@ async function load(m) {
   detailsReady = null;
   shown = null;
   const t0 = now();
-  post({ type: 'loading', id: m.id, stage: 'reading' });
-  let bytes = await readInput(m);
-  const readMs = now() - t0;
-  const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-  post({ type: 'loading', id: m.id, stage: 'parsing', bytes: bytes.length, gzip });
+  const { input, size } = await openInput(m);
+  post({ type: 'loading', id: m.id, stage: 'progress', bytesRead: 0, bytesTotal: size });
+  let lastPost = now();
+  const onProgress = (e) => {
+    // A few reports a second are enough for the bar.
+    if (now() - lastPost < 100 && e.bytesRead !== e.bytesTotal) return;
+    lastPost = now();
+    post({ type: 'loading', id: m.id, stage: 'progress', bytesRead: e.bytesRead, bytesTotal: e.bytesTotal ?? size });
+  };
   let p;
   try {
-    p = await solver.load(bytes, { source: m.name || 'input', signal: controller.signal });
+    p = await solver.load(input, { source: m.name || 'input', signal: controller.signal, onProgress });
   } catch (e) {
     if (seq !== loadSeq) return;  // superseded: the page waits for the newer file
     throw e;
@@ -79,8 +86,7 @@ async function load(m) {
   }
   if (seq !== loadSeq) { p.dispose(); return; }
   problem = p;
-  bytes = null;
-  post({ type: 'loaded', id: m.id, summary: p.summary, readMs, totalMs: now() - t0 });
+  post({ type: 'loaded', id: m.id, summary: p.summary, totalMs: now() - t0 });
   // The node table's data: the problem's own per-node arrays, from the package.
   detailsReady = (async () => {
     const t1 = now();

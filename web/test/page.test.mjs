@@ -3,8 +3,8 @@
 // free port. Screenshots go to tests/artifacts/web-*.png. Skipped when
 // Chromium or playwright-core is missing.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examplePath = join(root, 'tests', 'data', 'example.json');
 const instanceGPath = join(root, 'tests', 'data', 'asplos-2025-iopddl-G.json.gz');
 const artifacts = join(root, 'tests', 'artifacts');
+const nativeCli = join(root, 'build', 'iopddl');
+const generator = join(root, 'build', 'iopddl-generate');
+const haveGenerator = existsSync(nativeCli) && existsSync(generator);
 
 const missing = missingDistFiles();
 if (missing.length) throw new Error(`the package is not built (dist/ lacks ${missing.join(', ')}): run \`npm run build\``);
@@ -193,6 +196,41 @@ describe('web page', { skip: browserSkip }, () => {
     await shot(page, 'web-example.png');
     assert.deepEqual(errors, []);
     await close();
+  });
+
+  test('a generated 50 MB file: a progress bar while it loads, the CLI\'s problem, an answer', { timeout: 120_000, skip: haveGenerator ? false : 'needs build/iopddl and build/iopddl-generate (scripts/setup.sh)' }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iopddl-page-large-'));
+    try {
+      const plainFile = join(dir, 'generated.json');
+      const gzFile = join(dir, 'generated.json.gz');
+      execFileSync(generator, ['--nodes', '2200', plainFile], { stdio: 'ignore' });
+      execFileSync(generator, ['--nodes', '2200', '--gzip', gzFile], { stdio: 'ignore' });
+      const digest = /digest:\s+([0-9a-f]{16})/.exec(execFileSync(nativeCli, ['check', plainFile], { encoding: 'utf8' }))[1];
+      const { page, errors, close } = await open();
+      for (const f of [plainFile, gzFile]) {
+        // Watch the bar: it must be seen moving before the summary appears.
+        await page.evaluate(() => {
+          window.barValues = [];
+          delete document.getElementById('s-source').dataset.digest;  // both files have the same
+          const bar = document.getElementById('load-progress');
+          new MutationObserver(() => { if (!bar.hidden) window.barValues.push(bar.value); })
+            .observe(bar, { attributes: true });
+        });
+        await page.setInputFiles('#file-input', f);
+        await page.waitForFunction((d) => document.getElementById('s-source').dataset.digest === d, digest, { timeout: 60_000 });
+        const values = await page.evaluate(() => window.barValues);
+        assert.ok(values.length >= 2, `the bar moved ${values.length} times`);
+        assert.ok(values.some((v) => v > 0), `the bar showed bytes read: ${JSON.stringify(values)}`);
+        assert.equal(await page.locator('#load-progress').isHidden(), true, JSON.stringify(values));
+      }
+      await solve(page, 3);
+      await page.waitForSelector('#result-card:not([hidden])', { timeout: 60_000 });
+      assert.match(await text(page, '#result-badges'), /Feasible/);
+      assert.deepEqual(errors, []);
+      await close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a gzip file loads (recognised by content, not name); Stop keeps the best answer', { timeout: 60_000 }, async () => {
