@@ -253,7 +253,7 @@ class JsonPushParser {
             continue;
           }
           if (c >= '0' && c <= '9') {
-            if (std::vector<int64_t>* row = h_->plain_row()) {
+            if (auto* row = h_->plain_row()) {
               const char* q = plain_numbers(p, end, row);
               if (q != p) { p = q; continue; }
               // Not even one: this number takes the general path.
@@ -301,7 +301,8 @@ class JsonPushParser {
   // thing it does not handle (a blank, a sign, a fraction or exponent, more than
   // 19 digits, a leading zero, the end of the piece), which the general path
   // then reads. Returns where it stopped; sets expect_ to match.
-  const char* plain_numbers(const char* p, const char* end, std::vector<int64_t>* row) {
+  template <class Column>
+  const char* plain_numbers(const char* p, const char* end, Column* row) {
     uint64_t count = 0;
     while (p < end) {
       const char* q = p;

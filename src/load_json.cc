@@ -126,6 +126,63 @@ std::string printable_key(const std::string& k) {
   return s;
 }
 
+// A column of integers as it is parsed (node costs, node usages, edge costs):
+// in blocks, moved at the end into an array of the exact size, block by block.
+// Growing one array by doubling would hold old and new at once and, in
+// WebAssembly (whose memory never shrinks), leave every old one behind as a
+// hole: a 1.3 GB file took 2.1 GB of module memory for a 0.7 GB array. When
+// the array's room was reserved (a file of known size, natively, where
+// untouched room costs nothing), numbers go straight into it.
+class Column {
+ public:
+  explicit Column(std::vector<int64_t>* out) : out_(out) {}
+  void write_directly() { direct_ = true; }
+  void push_back(int64_t v) {
+    if (direct_) {
+      out_->push_back(v);
+      return;
+    }
+    if (fill_ == cap_) grow();
+    cur_[fill_++] = v;
+    ++n_;
+  }
+  uint64_t size() const { return direct_ ? out_->size() : n_; }
+  // Moves the blocks into the array (freeing each once copied).
+  void flush() {
+    if (direct_ || blocks_.empty()) return;
+    out_->clear();
+    out_->reserve(size_t(n_));
+    for (size_t b = 0; b < blocks_.size(); ++b) {
+      const size_t len = b + 1 < blocks_.size() ? sizes_[b] : fill_;
+      out_->insert(out_->end(), blocks_[b].get(), blocks_[b].get() + len);
+      blocks_[b].reset();
+    }
+    blocks_.clear();
+    sizes_.clear();
+    cur_ = nullptr;
+    fill_ = cap_ = 0;
+  }
+
+ private:
+  std::vector<int64_t>* out_;
+  bool direct_ = false;
+  std::vector<std::unique_ptr<int64_t[]>> blocks_;
+  std::vector<size_t> sizes_;
+  int64_t* cur_ = nullptr;
+  size_t fill_ = 0, cap_ = 0;
+  uint64_t n_ = 0;
+
+  void grow() {
+    // Small blocks first (small problems stay small), 8 MB at most.
+    const size_t size = cap_ == 0 ? size_t(4096) : std::min(cap_ * 2, size_t(1) << 20);
+    blocks_.emplace_back(new int64_t[size]);
+    sizes_.push_back(size);
+    cur_ = blocks_.back().get();
+    cap_ = size;
+    fill_ = 0;
+  }
+};
+
 struct Frame {
   Field field;
   int depth_kind;  // 0 object, 1 outer list, 2 row
@@ -134,10 +191,12 @@ struct Frame {
 
 class Handler {
  public:
-  explicit Handler(Problem* p) : p_(p) {}
+  explicit Handler(Problem* p)
+      : p_(p), node_cost(&p->node_cost), node_usage(&p->node_usage), edge_cost(&p->edge_cost) {}
 
   std::string error;
   Problem* p_;
+  Column node_cost, node_usage, edge_cost;
   std::vector<uint64_t> usage_offset{0};
   uint64_t interval_rows = 0, edge_node_rows = 0;
   bool seen[12] = {};
@@ -149,14 +208,14 @@ class Handler {
   // checking (node costs and usages, edge costs: most of a file's bytes), for
   // the parser's fast path; nullptr elsewhere. The parser reports how many it
   // appended with row_appended().
-  std::vector<int64_t>* plain_row() {
+  Column* plain_row() {
     if (skip_ || stack_.empty()) return nullptr;
     const Frame& row = stack_.back();
     if (row.depth_kind != 2) return nullptr;
     switch (row.field) {
-      case Field::kNodeCosts: return &p_->node_cost;
-      case Field::kNodeUsages: return &p_->node_usage;
-      case Field::kEdgeCosts: return &p_->edge_cost;
+      case Field::kNodeCosts: return &node_cost;
+      case Field::kNodeUsages: return &node_usage;
+      case Field::kEdgeCosts: return &edge_cost;
       default: return nullptr;
     }
   }
@@ -196,15 +255,15 @@ class Handler {
         break;
       case Field::kNodeCosts:
         if (v < 0) return fail("costs must be non-negative, got " + std::to_string(v));
-        p_->node_cost.push_back(v);
+        node_cost.push_back(v);
         break;
       case Field::kNodeUsages:
         if (v < 0) return fail("usages must be non-negative, got " + std::to_string(v));
-        p_->node_usage.push_back(v);
+        node_usage.push_back(v);
         break;
       case Field::kEdgeCosts:
         if (v < 0) return fail("costs must be non-negative, got " + std::to_string(v));
-        p_->edge_cost.push_back(v);
+        edge_cost.push_back(v);
         break;
       default:
         return fail("unexpected number");
@@ -296,9 +355,9 @@ class Handler {
                                                       : "an edge must be a pair of node indices [u, v]" + got);
       }
       switch (fr.field) {
-        case Field::kNodeCosts: p_->strategy_offset.push_back(p_->node_cost.size()); break;
-        case Field::kNodeUsages: usage_offset.push_back(p_->node_usage.size()); break;
-        case Field::kEdgeCosts: p_->edge_cost_offset.push_back(p_->edge_cost.size()); break;
+        case Field::kNodeCosts: p_->strategy_offset.push_back(node_cost.size()); break;
+        case Field::kNodeUsages: usage_offset.push_back(node_usage.size()); break;
+        case Field::kEdgeCosts: p_->edge_cost_offset.push_back(edge_cost.size()); break;
         default: break;
       }
       stack_.pop_back();
@@ -408,7 +467,10 @@ namespace {
 
 // Counts and per-node lengths (which need the raw usage offsets), then the
 // shared checks and the time axis.
-Status check_and_finalize(const Handler& h, Problem* out) {
+Status check_and_finalize(Handler& h, Problem* out) {
+  h.node_cost.flush();
+  h.node_usage.flush();
+  h.edge_cost.flush();
   static const Field required[] = {Field::kProblem, Field::kNodes, Field::kIntervals,
                                    Field::kNodeCosts, Field::kNodeUsages, Field::kEdges,
                                    Field::kEdgeNodes, Field::kEdgeCosts};
@@ -598,6 +660,7 @@ void ProblemLoader::expect_json_bytes(uint64_t json_bytes) {
   // Each entry takes at least two bytes ("0,").
   try {
     impl_->problem.edge_cost.reserve(size_t(json_bytes / 2));
+    impl_->handler.edge_cost.write_directly();
   } catch (const std::bad_alloc&) {
   } catch (const std::length_error&) {
   }
