@@ -14,6 +14,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -306,7 +307,9 @@ class JsonPushParser {
     uint64_t count = 0;
     while (p < end) {
       const char* q = p;
-      uint64_t v = 0;
+      uint64_t v = 0, eight;
+      // Eight digits at a time while they last (forbidden entries have 19).
+      while (end - q >= 8 && q - p <= 8 && eight_digits(q, &eight)) v = v * 100000000ULL + eight, q += 8;
       while (q < end && unsigned(*q - '0') <= 9u && q - p < 20) v = v * 10 + unsigned(*q - '0'), ++q;
       const ptrdiff_t digits = q - p;
       if (q == end || digits == 0 || digits > 19 || (*p == '0' && digits > 1) || v > uint64_t(INT64_MAX)) break;
@@ -327,6 +330,22 @@ class JsonPushParser {
     }
     h_->row_appended(count);
     return p;
+  }
+
+  // The value of 8 ASCII digits at s (SWAR, little-endian), or false when one
+  // of the 8 bytes is not a digit.
+  static bool eight_digits(const char* s, uint64_t* out) {
+    uint64_t c;
+    std::memcpy(&c, s, 8);
+    if (((c & 0xF0F0F0F0F0F0F0F0ULL) | (((c + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) !=
+        0x3333333333333333ULL)
+      return false;
+    c -= 0x3030303030303030ULL;
+    c = (c * 10) + (c >> 8);
+    c = (((c & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+         (((c >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+    *out = c;
+    return true;
   }
 
   // The first byte of [p, q) that breaks JSON's number grammar, or nullptr.

@@ -8,7 +8,12 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cerrno>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
@@ -497,11 +502,62 @@ Status check_and_finalize(Handler& h, Problem* out) {
 
 }  // namespace
 
+// gzip inflated piece by piece (every member of a multi-member file), each
+// inflated block handed to a sink as it comes. Errors name what is wrong with
+// the gzip data, prefixed by `source`.
+class Inflater {
+ public:
+  static constexpr size_t kBlock = 1 << 20;
+  explicit Inflater(const std::string& source) : source_(source) {}
+  ~Inflater() {
+    if (open_) inflateEnd(&zs_);
+  }
+  Status init() {
+    if (inflateInit2(&zs_, 15 + 32) != Z_OK) return Status::Error(source_ + ": gzip: cannot initialise zlib");
+    open_ = true;
+    out_.reset(new char[kBlock]);
+    return Status::Ok();
+  }
+  // Stops at the sink's first error (and returns it).
+  template <class Sink>
+  Status piece(const char* d, size_t n, Sink&& sink) {
+    zs_.next_in = (Bytef*)d;
+    zs_.avail_in = uInt(n);
+    while (zs_.avail_in > 0) {
+      if (member_done_) {
+        // Another member follows (concatenated gzip files are valid gzip).
+        if (inflateReset(&zs_) != Z_OK) return Status::Error(source_ + ": gzip: cannot reset zlib");
+        member_done_ = false;
+      }
+      zs_.next_out = (Bytef*)out_.get();
+      zs_.avail_out = uInt(kBlock);
+      const int rc = inflate(&zs_, Z_NO_FLUSH);
+      if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+        return Status::Error(source_ + ": gzip data is corrupt: " + (zs_.msg ? zs_.msg : "inflate failed"));
+      const size_t produced = kBlock - zs_.avail_out;
+      if (produced > 0) {
+        Status st = sink(out_.get(), produced);
+        if (!st) return st;
+      }
+      if (rc == Z_STREAM_END) member_done_ = true;
+      else if (rc == Z_BUF_ERROR && produced == 0) break;  // needs more input
+    }
+    return Status::Ok();
+  }
+  // The input has ended: its last member must be complete.
+  Status finish() const {
+    return member_done_ ? Status::Ok() : Status::Error(source_ + ": gzip data is truncated");
+  }
+
+ private:
+  std::string source_;
+  z_stream zs_{};
+  bool open_ = false, member_done_ = false;
+  std::unique_ptr<char[]> out_;
+};
+
 struct ProblemLoader::Impl {
   explicit Impl(std::string src) : source(std::move(src)), handler(&problem), parser(&handler) {}
-  ~Impl() {
-    if (z_open) inflateEnd(&zs);
-  }
 
   std::string source;
   Problem problem;
@@ -511,11 +567,7 @@ struct ProblemLoader::Impl {
   bool format_known = false, gz = false, finished = false;
   std::string head;         // the first byte, until the format is known
   uint64_t bytes_in = 0;
-  // gzip: one inflate stream, reset for each member of a multi-member file.
-  z_stream zs{};
-  bool z_open = false, member_done = false;
-  std::unique_ptr<char[]> plain;
-  static constexpr size_t kPlainSize = 1 << 20;
+  std::unique_ptr<Inflater> inflater;  // gzip input
 
   std::string of_what() const { return gz ? " of the decompressed JSON" : ""; }
 
@@ -540,28 +592,8 @@ struct ProblemLoader::Impl {
   }
 
   Status inflate_piece(const char* d, size_t n) {
-    zs.next_in = (Bytef*)d;
-    zs.avail_in = uInt(n);
-    while (zs.avail_in > 0) {
-      if (member_done) {
-        // Another member follows (concatenated gzip files are valid gzip).
-        if (inflateReset(&zs) != Z_OK) return fail(Status::Error(source + ": gzip: cannot reset zlib"));
-        member_done = false;
-      }
-      zs.next_out = (Bytef*)plain.get();
-      zs.avail_out = uInt(kPlainSize);
-      const int rc = inflate(&zs, Z_NO_FLUSH);
-      if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-        return fail(Status::Error(source + ": gzip data is corrupt: " + (zs.msg ? zs.msg : "inflate failed")));
-      const size_t produced = kPlainSize - zs.avail_out;
-      if (produced > 0) {
-        Status st = feed_json(plain.get(), produced);
-        if (!st) return st;
-      }
-      if (rc == Z_STREAM_END) member_done = true;
-      else if (rc == Z_BUF_ERROR && produced == 0) break;  // needs more input
-    }
-    return Status::Ok();
+    Status st = inflater->piece(d, n, [this](const char* out, size_t len) { return feed_json(out, len); });
+    return st ? st : fail(st);
   }
 
   Status start(const char* d, size_t n) {
@@ -569,9 +601,9 @@ struct ProblemLoader::Impl {
     format_known = true;
     gz = n >= 2 && (unsigned char)d[0] == 0x1f && (unsigned char)d[1] == 0x8b;
     if (gz) {
-      if (inflateInit2(&zs, 15 + 32) != Z_OK) return fail(Status::Error(source + ": gzip: cannot initialise zlib"));
-      z_open = true;
-      plain.reset(new char[kPlainSize]);
+      inflater.reset(new Inflater(source));
+      Status st = inflater->init();
+      if (!st) return fail(st);
     }
     return Status::Ok();
   }
@@ -608,7 +640,10 @@ struct ProblemLoader::Impl {
       if (st) st = feed_json(head.data(), head.size());
       if (!st) return st;
     }
-    if (gz && !member_done) return fail(Status::Error(source + ": gzip data is truncated"));
+    if (gz && inflater) {  // (a pipelined file checked its own)
+      Status st = inflater->finish();
+      if (!st) return fail(st);
+    }
     if (!parser.finish()) return parse_error();
     Status st = check_and_finalize(handler, &problem);
     if (!st) return fail(Status::Error(source + ": " + st.message, st.code));
@@ -669,6 +704,93 @@ void ProblemLoader::expect_json_bytes(uint64_t json_bytes) {
 uint64_t ProblemLoader::bytes_in() const { return impl_->bytes_in; }
 uint64_t ProblemLoader::json_bytes_parsed() const { return impl_->parser.bytes_parsed(); }
 
+#ifndef __EMSCRIPTEN__
+// Inflating takes about as long as parsing: a second thread reads and inflates
+// while this one parses, a few blocks apart (8 MB at most in between). Errors
+// come in the order a single thread would meet them: the blocks inflated
+// before a gzip error are parsed first.
+Status ProblemLoader::load_gzip_file(FILE* f, Problem* out) {
+  Impl& im = *impl_;
+  im.format_known = true;
+  im.gz = true;
+  struct {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::vector<char>> blocks;
+    Status error;
+    bool done = false, stop = false;
+  } q;
+  constexpr size_t kQueued = 8;
+  std::atomic<uint64_t> read_bytes{0};
+  std::thread inflating([&] {
+    Status st;
+    try {
+      Inflater inf(im.source);
+      st = inf.init();
+      std::vector<char> in(Inflater::kBlock);
+      const auto sink = [&q](const char* d, size_t n) {
+        std::unique_lock<std::mutex> lock(q.mu);
+        q.cv.wait(lock, [&q] { return q.blocks.size() < kQueued || q.stop; });
+        if (q.stop) return Status::Error("stopped");
+        q.blocks.emplace_back(d, d + n);
+        q.cv.notify_all();
+        return Status::Ok();
+      };
+      size_t got;
+      while (st && (got = std::fread(in.data(), 1, in.size(), f)) > 0) {
+        read_bytes += got;
+        st = inf.piece(in.data(), got, sink);
+      }
+      if (st && std::ferror(f)) st = Status::Error(im.source + ": read error: " + std::strerror(errno), StatusCode::kIo);
+      if (st) st = inf.finish();
+    } catch (const std::bad_alloc&) {
+      st = Status::Error(im.source + ": out of memory while inflating", StatusCode::kOutOfMemory);
+    }
+    std::lock_guard<std::mutex> lock(q.mu);
+    q.error = st;
+    q.done = true;
+    q.cv.notify_all();
+  });
+  Status result;
+  try {
+    for (;;) {
+      std::vector<char> block;
+      {
+        std::unique_lock<std::mutex> lock(q.mu);
+        q.cv.wait(lock, [&q] { return !q.blocks.empty() || q.done; });
+        if (q.blocks.empty()) break;
+        block = std::move(q.blocks.front());
+        q.blocks.pop_front();
+        q.cv.notify_all();
+      }
+      im.bytes_in = read_bytes;
+      result = im.feed_json(block.data(), block.size());
+      if (!result) break;
+    }
+  } catch (const std::bad_alloc&) {
+    result = Status::Error("", StatusCode::kOutOfMemory);
+  } catch (const std::length_error&) {
+    result = Status::Error("", StatusCode::kOutOfMemory);
+  }
+  {
+    std::lock_guard<std::mutex> lock(q.mu);
+    q.stop = true;
+    q.cv.notify_all();
+  }
+  inflating.join();
+  im.bytes_in = read_bytes;
+  if (!result.ok) {
+    *out = Problem();
+    return result.code == StatusCode::kOutOfMemory && result.message.empty() ? out_of_memory() : result;
+  }
+  if (!q.error.ok) {
+    *out = Problem();
+    return q.error.code == StatusCode::kOutOfMemory ? out_of_memory() : im.fail(q.error);
+  }
+  return finish(out);
+}
+#endif
+
 Status load_problem_from_buffer(const std::string& bytes, const std::string& source, Problem* out) {
   ProblemLoader loader(source);
   Status st = loader.push(bytes.data(), bytes.size());
@@ -693,7 +815,8 @@ Status load_problem_file(const std::string& path, Problem* out) {
     unsigned char magic[2] = {0, 0};
     const bool gz = std::fread(magic, 1, 2, f.get()) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     std::rewind(f.get());
-    if (!gz) loader.expect_json_bytes(uint64_t(sb.st_size));
+    if (gz) return loader.load_gzip_file(f.get(), out);
+    loader.expect_json_bytes(uint64_t(sb.st_size));
   }
 #endif
   constexpr size_t kBlock = 1 << 20;

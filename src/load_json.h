@@ -1,6 +1,7 @@
 // Loading the contest's JSON format (plain or gzip) into a Problem.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -40,6 +41,9 @@ class ProblemLoader {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   Status out_of_memory();
+  // A gzip file, inflated on a second thread while this one parses.
+  Status load_gzip_file(FILE* f, Problem* out);
+  friend Status load_problem_file(const std::string& path, Problem* out);
 };
 
 // The whole input at once (JSON or gzip).

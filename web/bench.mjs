@@ -33,21 +33,24 @@ const browser = await playwright.chromium.launch({
   executablePath: chromium,
   args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
 });
-// The browser's processes (its children, theirs...) and their resident memory.
+// The browser's processes (Chromium's, under this one) and their resident memory.
 function treeRssBytes(rootPid) {
   const parent = new Map();
   const rss = new Map();
+  const name = new Map();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       parent.set(Number(d), Number(fields[1]));
+      name.set(Number(d), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
       rss.set(Number(d), Number(fields[21]) * 4096);
     } catch { /* gone */ }
   }
   let total = 0;
   for (const [pid, bytes] of rss) {
+    if (!/^chrom/.test(name.get(pid) || '')) continue;
     for (let p = pid; p; p = parent.get(p)) {
       if (p === rootPid) { total += bytes; break; }
     }
@@ -55,8 +58,7 @@ function treeRssBytes(rootPid) {
   return total;
 }
 let peakBytes = 0;
-const browserPid = browser.process() ? browser.process().pid : null;
-const sampler = browserPid && setInterval(() => { peakBytes = Math.max(peakBytes, treeRssBytes(browserPid)); }, 200);
+const sampler = setInterval(() => { peakBytes = Math.max(peakBytes, treeRssBytes(process.pid)); }, 200);
 try {
   const page = await browser.newPage();
   page.setDefaultTimeout((seconds + 120) * 1000);
