@@ -20,6 +20,22 @@
 
 namespace iopddl {
 
+// The value of 8 ASCII digits at s (SWAR, little-endian), or false when one
+// of the 8 bytes is not a digit.
+inline bool eight_digits(const char* s, uint64_t* out) {
+  uint64_t c;
+  std::memcpy(&c, s, 8);
+  if (((c & 0xF0F0F0F0F0F0F0F0ULL) | (((c + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) !=
+      0x3333333333333333ULL)
+    return false;
+  c -= 0x3030303030303030ULL;
+  c = (c * 10) + (c >> 8);
+  c = (((c & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+       (((c >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+  *out = c;
+  return true;
+}
+
 struct JsonSyntaxError {
   uint64_t offset = 0;  // byte of the document where the error was found
   std::string what;
@@ -330,22 +346,6 @@ class JsonPushParser {
     }
     h_->row_appended(count);
     return p;
-  }
-
-  // The value of 8 ASCII digits at s (SWAR, little-endian), or false when one
-  // of the 8 bytes is not a digit.
-  static bool eight_digits(const char* s, uint64_t* out) {
-    uint64_t c;
-    std::memcpy(&c, s, 8);
-    if (((c & 0xF0F0F0F0F0F0F0F0ULL) | (((c + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) !=
-        0x3333333333333333ULL)
-      return false;
-    c -= 0x3030303030303030ULL;
-    c = (c * 10) + (c >> 8);
-    c = (((c & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-         (((c >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
-    *out = c;
-    return true;
   }
 
   // The first byte of [p, q) that breaks JSON's number grammar, or nullptr.

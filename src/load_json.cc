@@ -72,19 +72,12 @@ bool parse_int64(const char* s, size_t len, int64_t* out, const char** why) {
     // (10^18, the forbidden marker, has 19).
     uint64_t v = 0;
     for (; i + 8 <= len; i += 8) {
-      // Eight digits at once (SWAR): check they are all '0'..'9', then fold.
-      uint64_t chunk;
-      std::memcpy(&chunk, s + i, 8);
-      if (((chunk & 0xF0F0F0F0F0F0F0F0ULL) | (((chunk + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) !=
-          0x3333333333333333ULL) {
+      uint64_t eight;
+      if (!eight_digits(s + i, &eight)) {
         *why = "expected an integer, got a number with a fraction or exponent";
         return false;
       }
-      chunk -= 0x3030303030303030ULL;
-      chunk = (chunk * 10) + (chunk >> 8);
-      chunk = (((chunk & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-               (((chunk >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
-      v = v * 100000000ULL + chunk;
+      v = v * 100000000ULL + eight;
     }
     for (; i < len; ++i) {
       const unsigned d = unsigned(s[i]) - '0';

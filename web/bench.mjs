@@ -7,7 +7,8 @@
 //   node web/bench.mjs FILE SECONDS [--no-isolation] [--threads N]
 //
 // Prints the cost, the engine line, the load and solve times, and (Linux) the
-// browser's peak memory: the largest sum of its processes' resident sets.
+// browser's peak memory: the largest sum of its processes' proportional set
+// sizes (PSS: shared pages counted once, split between their processes).
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer } from './server.mjs';
@@ -45,7 +46,9 @@ function treeRssBytes(rootPid) {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       parent.set(Number(d), Number(fields[1]));
       name.set(Number(d), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
-      rss.set(Number(d), Number(fields[21]) * 4096);
+      const rollup = readFileSync(`/proc/${d}/smaps_rollup`, 'utf8');
+      const pss = /^Pss:\s+(\d+) kB/m.exec(rollup);
+      rss.set(Number(d), pss ? Number(pss[1]) * 1024 : Number(fields[21]) * 4096);
     } catch { /* gone */ }
   }
   let total = 0;
