@@ -9,7 +9,7 @@ first feasible answer, final cost.
 
 The instance is written once to build/bench-data/generated-NODES.json(.gz) by
 build/iopddl-generate (never committed). Load-only figures come from
-`iopddl evaluate` (it loads, then checks an all-zero answer), searched figures from
+`iopddl check` (it loads and validates), searched figures from
 `iopddl --threads 2 FILE TIMEOUT`. Peak memory is the maximum resident set size
 (GNU time).
 """
@@ -40,23 +40,11 @@ def ensure_instance(nodes, gz):
     return path
 
 
-def count_nodes(path):
-    m = re.search(r'generated-(\d+)', path)
-    return int(m.group(1))
-
-
 def cli_rows(path, timeout):
     cli = os.path.join(ROOT, 'build', 'iopddl')
-    zeros = os.path.join(DATA, 'zeros.txt')
-    # The generator's node count is P + 2F where P = n/10 and F = (n - P)/2.
-    n = count_nodes(path)
-    p = n // 10
-    real = p + 2 * ((n - p) // 2)
-    with open(zeros, 'w') as f:
-        f.write('[' + ','.join(['0'] * real) + ']\n')
-    out, err, load_peak = run_timed([cli, 'evaluate', path, zeros])
+    out, err, load_peak = run_timed([cli, 'check', path])
+    loaded = re.search(r'loaded in:\s+([\d.]+) s', out)
     out, err, peak = run_timed([cli, '--threads', '2', path, str(timeout)])
-    loaded = re.search(r'loaded in ([\d.]+) s', out)
     first = None
     for line in out.splitlines():
         m = re.match(r'# ([\d.]+) s cost (\d+)(?! \(infeasible\))', line)

@@ -85,19 +85,23 @@ void Contraction::build(const SearchModel& m, const TiedGroups& groups) {
   c.node_usage.assign(c.node_cost.size(), 0);
   // Edges: inside a contracted node they add to its unary; between two they
   // merge into one matrix per pair.
-  std::unordered_map<uint64_t, int32_t> pair_edge;
   // First the merged edges and their sizes, so that the matrices are
   // allocated once, at their final size (growing them would copy, and hold
-  // old and new at once).
+  // old and new at once); each original edge between two contracted nodes
+  // remembers its merged edge.
+  std::unordered_map<uint64_t, int32_t> pair_edge;
+  std::vector<int32_t> merged(size_t(p.num_edges()), -1);
   for (int e = 0; e < p.num_edges(); ++e) {
     const int a = node_of_[p.edge_u[e]], b = node_of_[p.edge_v[e]];
     if (a == b) continue;
     const uint64_t key = uint64_t(std::min(a, b)) << 32 | uint32_t(std::max(a, b));
-    if (pair_edge.emplace(key, int32_t(c.edge_u.size())).second) {
+    const auto it = pair_edge.emplace(key, int32_t(c.edge_u.size()));
+    if (it.second) {
       c.edge_u.push_back(a);
       c.edge_v.push_back(b);
       c.edge_cost_offset.push_back(c.edge_cost_offset.back() + uint64_t(c.num_strategies(a)) * c.num_strategies(b));
     }
+    merged[size_t(e)] = it.first->second;
   }
   c.edge_cost.assign(c.edge_cost_offset.back(), 0);
   for (int e = 0; e < p.num_edges(); ++e) {
@@ -111,8 +115,7 @@ void Contraction::build(const SearchModel& m, const TiedGroups& groups) {
       }
       continue;
     }
-    const uint64_t key = uint64_t(std::min(a, b)) << 32 | uint32_t(std::max(a, b));
-    const int32_t ce = pair_edge.at(key);
+    const int32_t ce = merged[size_t(e)];
     const bool flipped = c.edge_u[ce] != a;
     const int Kv = c.num_strategies(c.edge_v[ce]);
     int64_t* M = c.edge_cost.data() + c.edge_cost_offset[ce];

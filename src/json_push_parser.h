@@ -59,13 +59,8 @@ class JsonPushParser {
         offset_ += k;  // all of it went into the carry
         return true;
       }
-      const uint64_t carry_start = offset_ - (carry_.size() - k);
-      std::string token;
-      token.swap(carry_);
       carry_done_ = false;
-      const size_t used = parse(token.data(), token.data() + token.size(), carry_start, true);
-      if (failed_) return false;
-      (void)used;  // the whole token: it ends where token_rest() said
+      if (!parse_carried(offset_ - (carry_.size() - k))) return false;
       offset_ += k;
     }
     const size_t used = parse(data, data + n, offset_, false);
@@ -82,27 +77,18 @@ class JsonPushParser {
   // must be complete.
   bool finish() {
     if (failed_) return false;
-    if (!carry_.empty()) {
-      std::string token;
-      token.swap(carry_);
-      parse(token.data(), token.data() + token.size(), offset_ - token.size(), true);
-      if (failed_) return false;
-    }
+    if (!carry_.empty() && !parse_carried(offset_ - carry_.size())) return false;
     if (expect_ == Expect::kEnd) return true;
     if (!seen_value_) return syntax(offset_, "the input is empty (no JSON document)", true);
     return syntax(offset_, expect_ == Expect::kColon ? "unexpected end of input (expected a colon)"
                                                      : "unexpected end of input (the document is incomplete)");
   }
 
-  bool failed() const { return failed_; }
+  // After a failure: whether the handler stopped the parse (error().offset is
+  // then the start of the token it was given), or the input was empty.
   bool failed_in_handler() const { return failed_ && handler_failed_; }
   bool empty_document() const { return empty_document_; }
   const JsonSyntaxError& error() const { return error_; }
-  // Where the handler stopped the parse: the start of the token it was given.
-  uint64_t handler_offset() const { return error_.offset; }
-  uint64_t bytes_parsed() const { return offset_; }
-  // True once the top-level value is complete (only blanks may follow).
-  bool complete() const { return expect_ == Expect::kEnd; }
 
  private:
   enum class Expect : uint8_t { kValue, kValueOrClose, kKeyOrClose, kKey, kColon, kCommaOrClose, kEnd };
@@ -124,6 +110,15 @@ class JsonPushParser {
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
   }
   static bool is_word_char(char c) { return c >= 'a' && c <= 'z'; }
+
+  // The carried token, now complete (or the input has ended), starting at
+  // document offset `start`. False on an error.
+  bool parse_carried(uint64_t start) {
+    std::string token;
+    token.swap(carry_);
+    parse(token.data(), token.data() + token.size(), start, true);
+    return !failed_;
+  }
 
   // After a token was cut: the escape state of a carried string.
   void scan_carry_start() {
@@ -158,6 +153,9 @@ class JsonPushParser {
     return n;
   }
 
+  static constexpr const char* kInvalidValue =
+      "invalid value (expected a number, a string, an array, an object, true, false or null)";
+
   bool syntax(uint64_t at, const std::string& what, bool empty = false) {
     failed_ = true;
     empty_document_ = empty;
@@ -184,6 +182,15 @@ class JsonPushParser {
 
   void after_value() { expect_ = stack_.empty() ? Expect::kEnd : Expect::kCommaOrClose; }
 
+  // Closes the innermost object or array (its '}' or ']' is at `at`).
+  bool close(uint64_t at) {
+    const bool obj = stack_.back();
+    stack_.pop_back();
+    if (!(obj ? h_->EndObject() : h_->EndArray())) return stopped(at);
+    after_value();
+    return true;
+  }
+
   // Parses [p, end); `base` is the document offset of p. With `final`, a token
   // reaching `end` is complete; without, it is left for the next piece and the
   // return value says where it starts.
@@ -209,11 +216,8 @@ class JsonPushParser {
             continue;
           }
           if (c == (stack_.back() ? '}' : ']')) {
-            const bool obj = stack_.back();
-            stack_.pop_back();
-            if (!(obj ? h_->EndObject() : h_->EndArray())) { stopped(at); return size_t(p - begin); }
+            if (!close(at)) return size_t(p - begin);
             ++p;
-            after_value();
             continue;
           }
           bad_char(p, at, stack_.back() ? "',' or '}' after an object member" : "',' or ']' after an array element");
@@ -221,10 +225,8 @@ class JsonPushParser {
         case Expect::kKeyOrClose:
         case Expect::kKey:
           if (c == '}' && expect_ == Expect::kKeyOrClose) {
-            stack_.pop_back();
-            if (!h_->EndObject()) { stopped(at); return size_t(p - begin); }
+            if (!close(at)) return size_t(p - begin);
             ++p;
-            after_value();
             continue;
           }
           if (c != '"') { bad_char(p, at, "a member name in double quotes"); return size_t(p - begin); }
@@ -238,10 +240,8 @@ class JsonPushParser {
           continue;
         case Expect::kValueOrClose:
           if (c == ']') {
-            stack_.pop_back();
-            if (!h_->EndArray()) { stopped(at); return size_t(p - begin); }
+            if (!close(at)) return size_t(p - begin);
             ++p;
-            after_value();
             continue;
           }
           [[fallthrough]];
@@ -299,14 +299,14 @@ class JsonPushParser {
             if (word == "true") ok = h_->Bool(true);
             else if (word == "false") ok = h_->Bool(false);
             else if (word == "null") ok = h_->Null();
-            else { syntax(at, "invalid value (expected a number, a string, an array, an object, true, false or null)"); return 0; }
+            else { syntax(at, kInvalidValue); return 0; }
             if (!ok) { stopped(at); return 0; }
             p = q;
             after_value();
             continue;
           }
           if (c == '\0') syntax(at, "unexpected NUL byte");
-          else syntax(at, "invalid value (expected a number, a string, an array, an object, true, false or null), got " + describe(c));
+          else syntax(at, std::string(kInvalidValue) + ", got " + describe(c));
           return size_t(p - begin);
       }
     }

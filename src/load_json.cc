@@ -196,7 +196,6 @@ class Handler {
   Problem* p_;
   Column node_cost, node_usage, edge_cost;
   std::vector<uint64_t> usage_offset{0};
-  uint64_t interval_rows = 0, edge_node_rows = 0;
   bool seen[12] = {};
 
   bool Null() { return scalar("null"); }
@@ -457,9 +456,30 @@ class Handler {
 
 }  // namespace
 
-bool is_gzip(const std::string& b) {
-  return b.size() >= 2 && (unsigned char)b[0] == 0x1f && (unsigned char)b[1] == 0x8b;
+namespace {
+
+// gzip's magic number, the first two bytes of every gzip file.
+bool gzip_magic(const char* d, size_t n) {
+  return n >= 2 && (unsigned char)d[0] == 0x1f && (unsigned char)d[1] == 0x8b;
 }
+
+// Reads `f` in blocks of `block` bytes, handing each to `on_block`, until the
+// end, a read error, or on_block's first error.
+template <class OnBlock>
+Status read_blocks(FILE* f, size_t block, const std::string& path, OnBlock&& on_block) {
+  std::unique_ptr<char[]> buf(new char[block]);
+  size_t got;
+  while ((got = std::fread(buf.get(), 1, block, f)) > 0) {
+    Status st = on_block(buf.get(), got);
+    if (!st) return st;
+  }
+  if (std::ferror(f)) return Status::Error(path + ": read error: " + std::strerror(errno), StatusCode::kIo);
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool is_gzip(const std::string& b) { return gzip_magic(b.data(), b.size()); }
 
 namespace {
 
@@ -557,7 +577,7 @@ struct ProblemLoader::Impl {
   Handler handler;
   JsonPushParser<Handler> parser;
   Status status;            // the first error; sticky
-  bool format_known = false, gz = false, finished = false;
+  bool format_known = false, gz = false;
   std::string head;         // the first byte, until the format is known
   uint64_t bytes_in = 0;
   std::unique_ptr<Inflater> inflater;  // gzip input
@@ -592,7 +612,7 @@ struct ProblemLoader::Impl {
   Status start(const char* d, size_t n) {
     // The format is told by the first two bytes (gzip's magic number).
     format_known = true;
-    gz = n >= 2 && (unsigned char)d[0] == 0x1f && (unsigned char)d[1] == 0x8b;
+    gz = gzip_magic(d, n);
     if (gz) {
       inflater.reset(new Inflater(source));
       Status st = inflater->init();
@@ -695,7 +715,6 @@ void ProblemLoader::expect_json_bytes(uint64_t json_bytes) {
 }
 
 uint64_t ProblemLoader::bytes_in() const { return impl_->bytes_in; }
-uint64_t ProblemLoader::json_bytes_parsed() const { return impl_->parser.bytes_parsed(); }
 
 #ifndef __EMSCRIPTEN__
 // Inflating takes about as long as parsing: a second thread reads and inflates
@@ -715,12 +734,12 @@ Status ProblemLoader::load_gzip_file(FILE* f, Problem* out) {
   } q;
   constexpr size_t kQueued = 8;
   std::atomic<uint64_t> read_bytes{0};
+  bool out_of_memory_inflating = false, out_of_memory_parsing = false;
   std::thread inflating([&] {
     Status st;
     try {
       Inflater inf(im.source);
       st = inf.init();
-      std::vector<char> in(Inflater::kBlock);
       const auto sink = [&q](const char* d, size_t n) {
         std::unique_lock<std::mutex> lock(q.mu);
         q.cv.wait(lock, [&q] { return q.blocks.size() < kQueued || q.stop; });
@@ -729,15 +748,15 @@ Status ProblemLoader::load_gzip_file(FILE* f, Problem* out) {
         q.cv.notify_all();
         return Status::Ok();
       };
-      size_t got;
-      while (st && (got = std::fread(in.data(), 1, in.size(), f)) > 0) {
-        read_bytes += got;
-        st = inf.piece(in.data(), got, sink);
+      if (st) {
+        st = read_blocks(f, Inflater::kBlock, im.source, [&](const char* d, size_t n) {
+          read_bytes += n;
+          return inf.piece(d, n, sink);
+        });
       }
-      if (st && std::ferror(f)) st = Status::Error(im.source + ": read error: " + std::strerror(errno), StatusCode::kIo);
       if (st) st = inf.finish();
     } catch (const std::bad_alloc&) {
-      st = Status::Error(im.source + ": out of memory while inflating", StatusCode::kOutOfMemory);
+      out_of_memory_inflating = true;
     }
     std::lock_guard<std::mutex> lock(q.mu);
     q.error = st;
@@ -761,9 +780,9 @@ Status ProblemLoader::load_gzip_file(FILE* f, Problem* out) {
       if (!result) break;
     }
   } catch (const std::bad_alloc&) {
-    result = Status::Error("", StatusCode::kOutOfMemory);
+    out_of_memory_parsing = true;
   } catch (const std::length_error&) {
-    result = Status::Error("", StatusCode::kOutOfMemory);
+    out_of_memory_parsing = true;
   }
   {
     std::lock_guard<std::mutex> lock(q.mu);
@@ -772,13 +791,13 @@ Status ProblemLoader::load_gzip_file(FILE* f, Problem* out) {
   }
   inflating.join();
   im.bytes_in = read_bytes;
-  if (!result.ok) {
+  if (out_of_memory_parsing || (result.ok && out_of_memory_inflating)) {
     *out = Problem();
-    return result.code == StatusCode::kOutOfMemory && result.message.empty() ? out_of_memory() : result;
+    return out_of_memory();
   }
-  if (!q.error.ok) {
+  if (!result.ok || !q.error.ok) {
     *out = Problem();
-    return q.error.code == StatusCode::kOutOfMemory ? out_of_memory() : im.fail(q.error);
+    return result.ok ? im.fail(q.error) : result;
   }
   return finish(out);
 }
@@ -805,22 +824,15 @@ Status load_problem_file(const std::string& path, Problem* out) {
   ProblemLoader loader(path);
 #ifndef __EMSCRIPTEN__
   if (have_stat && S_ISREG(sb.st_mode) && sb.st_size > 0) {
-    unsigned char magic[2] = {0, 0};
-    const bool gz = std::fread(magic, 1, 2, f.get()) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    char magic[2];
+    const bool gz = gzip_magic(magic, std::fread(magic, 1, 2, f.get()));
     std::rewind(f.get());
     if (gz) return loader.load_gzip_file(f.get(), out);
     loader.expect_json_bytes(uint64_t(sb.st_size));
   }
 #endif
-  constexpr size_t kBlock = 1 << 20;
-  std::unique_ptr<char[]> buf(new char[kBlock]);
-  size_t got;
-  while ((got = std::fread(buf.get(), 1, kBlock, f.get())) > 0) {
-    Status st = loader.push(buf.get(), got);
-    if (!st) return st;
-  }
-  if (std::ferror(f.get())) return Status::Error(path + ": read error: " + std::strerror(errno), StatusCode::kIo);
-  return loader.finish(out);
+  Status st = read_blocks(f.get(), 1 << 20, path, [&](const char* d, size_t n) { return loader.push(d, n); });
+  return st ? loader.finish(out) : st;
 }
 
 }  // namespace iopddl

@@ -34,8 +34,7 @@ class ProblemLoader {
   // The input has ended: checks the document and moves the problem into `out`.
   Status finish(Problem* out);
 
-  uint64_t bytes_in() const;           // bytes pushed (compressed, for gzip)
-  uint64_t json_bytes_parsed() const;  // JSON text parsed (inflated, for gzip)
+  uint64_t bytes_in() const;  // bytes pushed (compressed, for gzip)
 
  private:
   struct Impl;

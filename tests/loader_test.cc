@@ -15,6 +15,7 @@
 
 #include "load_json.h"
 #include "problem.h"
+#include "test_data.h"
 
 // ---------------------------------------------------------------------------
 // Allocation cap: while an AllocationCap is alive, any single operator new
@@ -293,15 +294,8 @@ TEST(Loader, HugeTimeHorizonIsCompressed) {
 
 // --- In pieces ----------------------------------------------------------------
 
-// Pushes `bytes` to a ProblemLoader in pieces of `piece` bytes (the last may be
-// shorter), as a file read in blocks or chunks from JavaScript arrive.
 Status load_in_pieces(const std::string& bytes, size_t piece, Problem* p) {
-  ProblemLoader loader(kSource);
-  for (size_t at = 0; at < bytes.size(); at += piece) {
-    Status st = loader.push(bytes.data() + at, std::min(piece, bytes.size() - at));
-    if (!st) return st;
-  }
-  return loader.finish(p);
+  return test_support::load_in_pieces(bytes, piece, kSource, p);
 }
 
 // A document that exercises every token kind where a piece can end: escapes

@@ -23,6 +23,7 @@
 #include "evaluate.h"
 #include "load_json.h"
 #include "problem.h"
+#include "test_data.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define IOPDDL_UNDER_SANITIZER 1
@@ -141,12 +142,8 @@ TEST_F(MalformedCorpus, EveryFileFailsWithItsExpectedMessage) {
       // give the same answer.
       std::ifstream f(path, std::ios::binary);
       const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-      ProblemLoader loader(path);
-      Status pieces;
-      for (size_t at = 0; at < bytes.size() && pieces.ok; at += 3)
-        pieces = loader.push(bytes.data() + at, std::min<size_t>(3, bytes.size() - at));
       Problem q;
-      if (pieces.ok) pieces = loader.finish(&q);
+      const Status pieces = test_support::load_in_pieces(bytes, 3, path, &q);
       EXPECT_EQ(pieces.ok, st.ok);
       EXPECT_EQ(pieces.message, st.message);
       if (st.ok) EXPECT_EQ(problem_digest(q), problem_digest(p));

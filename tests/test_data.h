@@ -1,7 +1,8 @@
-// The tests' bundled instances (tests/data) and the usual solve options.
+// The tests' bundled instances (tests/data), loading in pieces, and the usual solve options.
 #pragma once
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -16,6 +17,17 @@ inline Problem load(const std::string& name) {
   Status st = load_problem_file(std::string(IOPDDL_TEST_DATA) + "/" + name, &p);
   EXPECT_TRUE(st.ok) << st.message;
   return p;
+}
+
+// Loads `bytes` through a ProblemLoader in pieces of `piece` bytes (the last
+// may be shorter), as a file read in blocks or chunks from JavaScript arrive.
+inline Status load_in_pieces(const std::string& bytes, size_t piece, const std::string& source, Problem* p) {
+  ProblemLoader loader(source);
+  for (size_t at = 0; at < bytes.size(); at += piece) {
+    Status st = loader.push(bytes.data() + at, std::min(piece, bytes.size() - at));
+    if (!st) return st;
+  }
+  return loader.finish(p);
 }
 
 // A reproducible solve: `r` rounds per thread, a time limit that never binds.

@@ -27,3 +27,15 @@ Module['iopddlNodeData'] = function (handle) {
     intervalEnds: copy(4, BigInt64Array),
   };
 };
+// One piece of a load (the Embind Loader): copied into the loader's buffer
+// inside the module and parsed at once. False when the input is invalid.
+Module['iopddlLoadPiece'] = function (loader, bytes) {
+  var at = loader.buffer(bytes.length);
+  new Uint8Array(wasmMemory.buffer).set(bytes, at);
+  return loader.push(bytes.length);
+};
+// What a load that ran out of memory says: how far it got, and the module's size.
+Module['iopddlLoadMemoryNote'] = function (loader) {
+  return 'out of memory after ' + loader.bytesIn() + " bytes of input (the module's memory is " +
+    Math.round(wasmMemory.buffer.byteLength / 1048576) + ' MB; it cannot grow past 4 GB)';
+};

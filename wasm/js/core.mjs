@@ -94,13 +94,13 @@ function encodeJson(value) {
 
 const PIECE = 4 << 20;  // bytes handed to the module at a time
 
+const isBuffer = (x) => x instanceof ArrayBuffer ||
+  (typeof SharedArrayBuffer !== 'undefined' && x instanceof SharedArrayBuffer);
+
 function asBytes(chunk) {
   if (chunk instanceof Uint8Array) return chunk;
   if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  if (chunk instanceof ArrayBuffer ||
-      (typeof SharedArrayBuffer !== 'undefined' && chunk instanceof SharedArrayBuffer)) {
-    return new Uint8Array(chunk);
-  }
+  if (isBuffer(chunk)) return new Uint8Array(chunk);
   if (typeof chunk === 'string') return new TextEncoder().encode(chunk);
   throw new TypeError(`a stream gave a ${typeof chunk}: expected bytes or strings`);
 }
@@ -109,20 +109,17 @@ function* slices(bytes) {
   for (let at = 0; at < bytes.length; at += PIECE) yield bytes.subarray(at, Math.min(bytes.length, at + PIECE));
 }
 
+// `owned`: the bytes are ours (encoded here), so pieces may be moved to a Worker.
+const inMemory = (bytes, owned) => ({ pieces: slices(bytes), total: bytes.length, owned });
+
 // Any accepted input as pieces of bytes, read as they are needed: bytes the
 // caller gave are sliced, not copied; a Blob or a stream is read a piece at a
-// time, so it is never held whole. `total`: the input's size when known.
+// time, so it is never held whole. `total`: the input's size when known;
+// `owned`: false only for the caller's own bytes.
 function inputPieces(input) {
   if (input == null) throw new TypeError('load() needs an input: an object, a JSON string, bytes, a Blob or a stream');
-  if (input instanceof Uint8Array || ArrayBuffer.isView(input) || input instanceof ArrayBuffer ||
-      (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
-    const bytes = asBytes(input);
-    return { pieces: slices(bytes), total: bytes.length, head: bytes.subarray(0, 2) };
-  }
-  if (typeof input === 'string') {
-    const bytes = new TextEncoder().encode(input);
-    return { pieces: slices(bytes), total: bytes.length, head: bytes.subarray(0, 2) };
-  }
+  if (ArrayBuffer.isView(input) || isBuffer(input)) return inMemory(asBytes(input), false);
+  if (typeof input === 'string') return inMemory(new TextEncoder().encode(input), true);
   if (typeof Blob !== 'undefined' && input instanceof Blob) {
     return {
       pieces: (async function* () {
@@ -131,6 +128,7 @@ function inputPieces(input) {
         }
       })(),
       total: input.size,
+      owned: true,
     };
   }
   if (typeof input.getReader === 'function') {  // a web ReadableStream
@@ -147,6 +145,7 @@ function inputPieces(input) {
           reader.releaseLock();
         }
       })(),
+      owned: true,
     };
   }
   if (typeof input[Symbol.asyncIterator] === 'function') {  // a Node stream, an async generator
@@ -154,11 +153,12 @@ function inputPieces(input) {
       pieces: (async function* () {
         for await (const chunk of input) yield* slices(asBytes(chunk));
       })(),
+      owned: true,
     };
   }
   if (typeof input === 'object') {
     const bytes = encodeJson(input);
-    return { pieces: slices(bytes), total: bytes.length, head: bytes.subarray(0, 2) };
+    return inMemory(bytes, true);
   }
   throw new TypeError(`load() cannot read a ${typeof input}: give an object, a JSON string, bytes, a Blob or a stream`);
 }
@@ -467,8 +467,7 @@ class ThreadedBackend {
       // Memory ran out inside the module: what the parse held stays allocated.
       if (isOutOfMemoryMessage(e && e.message)) {
         this.fail(spentError(source));
-        return outOfMemoryError(`${source}: out of memory after ${loader.bytesIn()} bytes of input ` +
-          `(the module's memory is ${Math.round(this.memoryBytes() / 2 ** 20)} MB; it cannot grow past 4 GB)`);
+        return outOfMemoryError(`${source}: ${mod.iopddlLoadMemoryNote(loader)}`);
       }
       return e;
     };
@@ -482,9 +481,7 @@ class ThreadedBackend {
         this.check();
         let ok;
         try {
-          const at = loader.buffer(piece.length);
-          mod.iopddlHeapU8().set(piece, at);
-          ok = loader.push(piece.length);
+          ok = mod.iopddlLoadPiece(loader, piece);
         } catch (e) {
           throw failed(e);
         }
@@ -904,10 +901,8 @@ class Solver {
    */
   async load(input, options) {
     this._check();
-    const { pieces, total } = inputPieces(input);
-    return this._loadPieces(pieces, total, !(input instanceof Uint8Array || ArrayBuffer.isView(input) ||
-      input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)),
-    (options && options.source) || 'input', options);
+    const { pieces, total, owned } = inputPieces(input);
+    return this._loadPieces(pieces, total, owned, (options && options.source) || 'input', options);
   }
 
   /**

@@ -102,45 +102,45 @@
   // Loads fed piece by piece from the main thread (core.mjs drives them).
   const loaders = new Map();
   function loadStart(m) {
-    loaders.set(m.loader, new mod.Loader(m.source));
+    loaders.set(m.loader, { l: new mod.Loader(m.source), source: m.source });
     return {};
   }
-  function loader(m) {
-    const l = loaders.get(m.loader);
-    if (!l) throw fail('no such load (it was cancelled)');
-    return l;
+  function load(m) {
+    const entry = loaders.get(m.loader);
+    if (!entry) throw fail('no such load (it was cancelled)');
+    return entry;
   }
-  function loadError(l, source) {
+  // Running out of memory inside the module: the same message as the threaded back end's.
+  function loadFailed(e, { l, source }) {
+    const err = spend(e, source);
+    if (err.code === 'ERR_OUT_OF_MEMORY') err.message = `${source}: ${mod.iopddlLoadMemoryNote(l)}: ${err.message}`;
+    return err;
+  }
+  function loadError({ l, source }) {
     return l.outOfMemory() ? spend(fail(l.error(), 'ERR_OUT_OF_MEMORY'), source) : fail(l.error(), 'ERR_INVALID_INPUT');
   }
   function loadPiece(m) {
-    const l = loader(m);
+    const entry = load(m);
     let ok;
     try {
-      const at = l.buffer(m.bytes.length);
-      mod.iopddlHeapU8().set(m.bytes, at);
-      ok = l.push(m.bytes.length);
+      ok = mod.iopddlLoadPiece(entry.l, m.bytes);
     } catch (e) {
-      const err = spend(e, 'a load');
-      if (err.code === 'ERR_OUT_OF_MEMORY') {
-        err.message = `out of memory after ${l.bytesIn()} bytes of input (the module's memory is ` +
-          `${Math.round(memory() / 2 ** 20)} MB; it cannot grow past 4 GB): ${err.message}`;
-      }
-      throw err;
+      throw loadFailed(e, entry);
     }
-    if (!ok) throw loadError(l);
+    if (!ok) throw loadError(entry);
     return {};
   }
   function loadEnd(m) {
-    const l = loader(m);
+    const entry = load(m);
+    const { l } = entry;
     try {
       let ok;
       try {
         ok = l.finish();
       } catch (e) {
-        throw spend(e, 'a load');
+        throw loadFailed(e, entry);
       }
-      if (!ok) throw loadError(l);
+      if (!ok) throw loadError(entry);
       const p = l.takeProblem();
       const h = nextHandle++;
       problems.set(h, p);
@@ -151,10 +151,10 @@
     }
   }
   function loadCancel(m) {
-    const l = loaders.get(m.loader);
-    if (l) {
+    const entry = loaders.get(m.loader);
+    if (entry) {
       loaders.delete(m.loader);
-      l.delete();
+      entry.l.delete();
     }
     return {};
   }
