@@ -47,7 +47,8 @@ inline void check_problem(const Problem& p) {
   for (size_t k = 1; k < p.time_point.size(); ++k) FUZZ_CHECK(p.time_point[k - 1] < p.time_point[k], "time points");
   const size_t m = p.edge_u.size();
   FUZZ_CHECK(p.edge_v.size() == m && p.edge_cost_offset.size() == m + 1, "edge arrays");
-  FUZZ_CHECK(p.edge_cost_offset[0] == 0 && p.edge_cost_offset[m] == p.edge_cost.size(), "edge offsets");
+  FUZZ_CHECK(p.edge_cost_offset[0] == 0 && p.edge_cost_offset[m] == p.edge_entries(), "edge offsets");
+  FUZZ_CHECK(!p.edge_blocks || (p.edge_cost.empty() && p.edge_blocks->matrix.size() == m), "edge blocks");
   for (size_t e = 0; e < m; ++e) {
     FUZZ_CHECK(p.edge_u[e] >= 0 && size_t(p.edge_u[e]) < n && p.edge_v[e] >= 0 && size_t(p.edge_v[e]) < n,
                "edge " + std::to_string(e) + " endpoints");
@@ -55,7 +56,7 @@ inline void check_problem(const Problem& p) {
                    uint64_t(p.num_strategies(p.edge_u[e])) * uint64_t(p.num_strategies(p.edge_v[e])),
                "edge " + std::to_string(e) + " matrix size");
   }
-  for (int64_t c : p.edge_cost) FUZZ_CHECK(c >= 0, "negative edge cost");
+  for (int64_t c : edge_cost_array(p)) FUZZ_CHECK(c >= 0, "negative edge cost");
   FUZZ_CHECK(!p.has_usage_limit || p.usage_limit >= 0, "negative limit");
 }
 

@@ -32,10 +32,11 @@ void check_against_reference(const Problem& p, const std::vector<int32_t>& a, co
     node += c;
     forbidden += c >= kForbidden;
   }
+  const std::vector<int64_t> edge_costs = edge_cost_array(p);
   for (int e = 0; e < p.num_edges(); ++e) {
     const int u = p.edge_u[e], v = p.edge_v[e];
     const uint64_t kv = p.strategy_offset[v + 1] - p.strategy_offset[v];
-    int64_t c = p.edge_cost[p.edge_cost_offset[e] + uint64_t(a[u]) * kv + uint64_t(a[v])];
+    int64_t c = edge_costs[p.edge_cost_offset[e] + uint64_t(a[u]) * kv + uint64_t(a[v])];
     edge += c;
     forbidden += c >= kForbidden;
   }

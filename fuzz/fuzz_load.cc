@@ -32,7 +32,7 @@ bool same(const Problem& a, const Problem& b) {
          a.interval_lo == b.interval_lo && a.interval_hi == b.interval_hi &&
          a.strategy_offset == b.strategy_offset && a.node_cost == b.node_cost && a.node_usage == b.node_usage &&
          a.edge_u == b.edge_u && a.edge_v == b.edge_v && a.edge_cost_offset == b.edge_cost_offset &&
-         a.edge_cost == b.edge_cost && a.time_point == b.time_point && a.seg_lo == b.seg_lo &&
+         edge_cost_array(a) == edge_cost_array(b) && a.time_point == b.time_point && a.seg_lo == b.seg_lo &&
          a.seg_hi == b.seg_hi;
 }
 

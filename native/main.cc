@@ -196,7 +196,7 @@ int run_check(int argc, char** argv) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("problem:     %s\n", printable(p.name).c_str());
   std::printf("nodes:       %d (%llu strategies)\n", p.num_nodes(), (unsigned long long)p.total_strategies());
-  std::printf("edges:       %d (%llu matrix entries)\n", p.num_edges(), (unsigned long long)p.edge_cost.size());
+  std::printf("edges:       %d (%llu matrix entries)\n", p.num_edges(), (unsigned long long)p.edge_entries());
   std::printf("usage limit: %s\n", p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "none");
   std::printf("digest:      %s\n", problem_digest(p).c_str());
   std::printf("loaded in:   %.3f s\n", s);

@@ -253,32 +253,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "iopddl-generate: cannot open %s for writing\n", out_path.c_str());
     return 1;
   }
-  out.put("{\"problem\":{\"name\":\"");
-  out.put(name.c_str());
-  out.put("\",\"nodes\":{\"intervals\":[");
-  for (int i = 0; i < N; ++i) {
-    if (i) out.put(',');
-    out.put('['); out.num(nodes[size_t(i)].lo); out.put(','); out.num(nodes[size_t(i)].hi); out.put(']');
-  }
-  for (int pass = 0; pass < 2; ++pass) {
-    out.put(pass == 0 ? "],\"costs\":[" : "],\"usages\":[");
-    for (int i = 0; i < N; ++i) {
-      if (i) out.put(',');
-      out.put('[');
-      const std::vector<int64_t>& v = pass == 0 ? nodes[size_t(i)].cost : nodes[size_t(i)].usage;
-      for (size_t s = 0; s < v.size(); ++s) {
-        if (s) out.put(',');
-        out.num(v[s]);
-      }
-      out.put(']');
-    }
-  }
-  out.put("]},\"edges\":{\"nodes\":[");
-  for (size_t e = 0; e < edges.size(); ++e) {
-    if (e) out.put(',');
-    out.put('['); out.num(edges[e].first); out.put(','); out.num(edges[e].second); out.put(']');
-  }
-  out.put("],\"costs\":[");
+  // The contest's order (and XLA's): edges first, their costs before their
+  // ends, then the name and the nodes; a loader must not count on the sizes
+  // coming before the matrices.
+  out.put("{\"problem\":{\"edges\":{\"costs\":[");
   for (size_t e = 0; e < edges.size(); ++e) {
     if (e) out.put(',');
     out.put('[');
@@ -305,6 +283,31 @@ int main(int argc, char** argv) {
       }
     }
     out.put(']');
+  }
+  out.put("],\"nodes\":[");
+  for (size_t e = 0; e < edges.size(); ++e) {
+    if (e) out.put(',');
+    out.put('['); out.num(edges[e].first); out.put(','); out.num(edges[e].second); out.put(']');
+  }
+  out.put("]},\"name\":\"");
+  out.put(name.c_str());
+  out.put("\",\"nodes\":{\"costs\":[");
+  for (int pass = 0; pass < 3; ++pass) {
+    if (pass) out.put(pass == 1 ? "],\"intervals\":[" : "],\"usages\":[");
+    for (int i = 0; i < N; ++i) {
+      if (i) out.put(',');
+      out.put('[');
+      if (pass == 1) {
+        out.num(nodes[size_t(i)].lo); out.put(','); out.num(nodes[size_t(i)].hi);
+      } else {
+        const std::vector<int64_t>& v = pass == 0 ? nodes[size_t(i)].cost : nodes[size_t(i)].usage;
+        for (size_t s = 0; s < v.size(); ++s) {
+          if (s) out.put(',');
+          out.num(v[s]);
+        }
+      }
+      out.put(']');
+    }
   }
   out.put("]},\"usage_limit\":");
   out.num(limit);

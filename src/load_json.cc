@@ -124,17 +124,21 @@ std::string printable_key(const std::string& k) {
   return s;
 }
 
-// A column of integers as it is parsed (node costs, node usages, edge costs):
-// in blocks, moved at the end into an array of the exact size, block by block.
-// Growing one array by doubling would hold old and new at once and, in
-// WebAssembly (whose memory never shrinks), leave every old one behind as a
-// hole: a 1.3 GB file took 2.1 GB of module memory for a 0.7 GB array. When
-// the array's room was reserved (a file of known size, natively, where
-// untouched room costs nothing), numbers go straight into it.
+// A column of integers as it is parsed (node costs, node usages, edge costs),
+// in blocks. Growing one array by doubling would hold old and new at once and,
+// in WebAssembly (whose memory never shrinks), leave every old one behind as a
+// hole: a 1.3 GB file took 2.1 GB of module memory for a 0.7 GB array. Node
+// columns are moved at the end into arrays of the exact size, block by block.
+// Edge costs keep their blocks (the Problem's EdgeCostBlocks): each row (one
+// edge's matrix) stays whole in one block, moving to a new block, as far as it
+// got, when it outgrows the old one. When the array's room was reserved (a
+// file of known size, natively, where untouched room costs nothing), numbers
+// go straight into it.
 class Column {
  public:
   explicit Column(std::vector<int64_t>* out) : out_(out) {}
   void write_directly() { direct_ = true; }
+  bool direct() const { return direct_; }
   void push_back(int64_t v) {
     if (direct_) {
       out_->push_back(v);
@@ -145,39 +149,66 @@ class Column {
     ++n_;
   }
   uint64_t size() const { return direct_ ? out_->size() : n_; }
+
+  // Rows kept whole (edge matrices): begin_row() before a row's first number,
+  // end_row() after its last gives where the row is (blocks only).
+  void keep_rows_whole() { rows_whole_ = true; }
+  void begin_row() { row_start_ = fill_; }
+  const int64_t* end_row() const { return cur_ ? cur_ + row_start_ : nullptr; }
+
   // Moves the blocks into the array (freeing each once copied).
   void flush() {
     if (direct_ || blocks_.empty()) return;
+    used_.back() = fill_;
     out_->clear();
     out_->reserve(size_t(n_));
     for (size_t b = 0; b < blocks_.size(); ++b) {
-      const size_t len = b + 1 < blocks_.size() ? sizes_[b] : fill_;
-      out_->insert(out_->end(), blocks_[b].get(), blocks_[b].get() + len);
+      out_->insert(out_->end(), blocks_[b].get(), blocks_[b].get() + used_[b]);
       blocks_[b].reset();
     }
-    blocks_.clear();
-    sizes_.clear();
-    cur_ = nullptr;
-    fill_ = cap_ = 0;
+    clear();
+  }
+  // Hands the blocks over (rows kept whole), with `n_` entries in all.
+  void take_blocks(EdgeCostBlocks* to) {
+    to->blocks = std::move(blocks_);
+    to->entries = n_;
+    clear();
   }
 
  private:
   std::vector<int64_t>* out_;
-  bool direct_ = false;
+  bool direct_ = false, rows_whole_ = false;
   std::vector<std::unique_ptr<int64_t[]>> blocks_;
-  std::vector<size_t> sizes_;
+  std::vector<size_t> used_;  // entries in each block (the last one's: fill_)
   int64_t* cur_ = nullptr;
-  size_t fill_ = 0, cap_ = 0;
+  size_t fill_ = 0, cap_ = 0, row_start_ = 0;
   uint64_t n_ = 0;
 
   void grow() {
-    // Small blocks first (small problems stay small), 8 MB at most.
-    const size_t size = cap_ == 0 ? size_t(4096) : std::min(cap_ * 2, size_t(1) << 20);
-    blocks_.emplace_back(new int64_t[size]);
-    sizes_.push_back(size);
+    // Small blocks first (small problems stay small), 8 MB at most, unless a
+    // row kept whole needs more.
+    const size_t partial = rows_whole_ ? fill_ - row_start_ : 0;
+    size_t size = cap_ == 0 ? size_t(4096) : std::min(cap_ * 2, size_t(1) << 20);
+    if (partial > size / 2) size = 2 * partial;
+    std::unique_ptr<int64_t[]> block(new int64_t[size]);
+    if (partial > 0) std::memcpy(block.get(), cur_ + row_start_, partial * sizeof(int64_t));
+    if (!used_.empty()) used_.back() = fill_ - partial;
+    if (!used_.empty() && used_.back() == 0) {  // the row filled it alone: nothing left in it
+      blocks_.pop_back();
+      used_.pop_back();
+    }
+    blocks_.push_back(std::move(block));
+    used_.push_back(0);
     cur_ = blocks_.back().get();
     cap_ = size;
-    fill_ = 0;
+    fill_ = partial;
+    row_start_ = 0;
+  }
+  void clear() {
+    blocks_.clear();
+    used_.clear();
+    cur_ = nullptr;
+    fill_ = cap_ = row_start_ = 0;
   }
 };
 
@@ -190,11 +221,14 @@ struct Frame {
 class Handler {
  public:
   explicit Handler(Problem* p)
-      : p_(p), node_cost(&p->node_cost), node_usage(&p->node_usage), edge_cost(&p->edge_cost) {}
+      : p_(p), node_cost(&p->node_cost), node_usage(&p->node_usage), edge_cost(&p->edge_cost) {
+    edge_cost.keep_rows_whole();
+  }
 
   std::string error;
   Problem* p_;
   Column node_cost, node_usage, edge_cost;
+  std::vector<const int64_t*> edge_rows;  // where each edge's matrix is (edge_cost's blocks)
   std::vector<uint64_t> usage_offset{0};
   bool seen[12] = {};
 
@@ -335,6 +369,7 @@ class Handler {
     if (slot == Field::kUnknown) { skip_ = 1; return true; }
     if (slot == Field::kRow) {
       stack_.push_back({stack_.back().field, 2, 0});
+      if (stack_.back().field == Field::kEdgeCosts) edge_cost.begin_row();
       return true;
     }
     if (!is_list_field(slot)) return fail("expected " + expected(slot) + ", got an array");
@@ -354,7 +389,10 @@ class Handler {
       switch (fr.field) {
         case Field::kNodeCosts: p_->strategy_offset.push_back(node_cost.size()); break;
         case Field::kNodeUsages: usage_offset.push_back(node_usage.size()); break;
-        case Field::kEdgeCosts: p_->edge_cost_offset.push_back(edge_cost.size()); break;
+        case Field::kEdgeCosts:
+          p_->edge_cost_offset.push_back(edge_cost.size());
+          if (!edge_cost.direct()) edge_rows.push_back(edge_cost.end_row());
+          break;
         default: break;
       }
       stack_.pop_back();
@@ -488,7 +526,12 @@ namespace {
 Status check_and_finalize(Handler& h, Problem* out) {
   h.node_cost.flush();
   h.node_usage.flush();
-  h.edge_cost.flush();
+  if (!h.edge_cost.direct() && !h.edge_rows.empty()) {
+    auto blocks = std::make_shared<EdgeCostBlocks>();
+    h.edge_cost.take_blocks(blocks.get());
+    blocks->matrix = std::move(h.edge_rows);
+    out->edge_blocks = std::move(blocks);
+  }
   static const Field required[] = {Field::kProblem, Field::kNodes, Field::kIntervals,
                                    Field::kNodeCosts, Field::kNodeUsages, Field::kEdges,
                                    Field::kEdgeNodes, Field::kEdgeCosts};

@@ -53,7 +53,8 @@ Status finalize_problem(Problem* p) {
     return Status::Error("edge count mismatch: problem.edges.nodes has " + std::to_string(m_nodes) +
                          " entries, problem.edges.costs has " + std::to_string(m_costs));
   if (m_nodes > kMaxIndex) return Status::Error(over_limit("problem.edges: too many edges", m_nodes));
-  if (p->edge_cost_offset[0] != 0 || p->edge_cost_offset[m_nodes] != p->edge_cost.size())
+  if (p->edge_cost_offset[0] != 0 || p->edge_cost_offset[m_nodes] != p->edge_entries() ||
+      (p->edge_blocks && p->edge_blocks->matrix.size() != m_nodes))
     return Status::Error("inconsistent edge arrays");
   for (size_t e = 0; e < m_nodes; ++e) {
     for (int end = 0; end < 2; ++end) {
@@ -126,6 +127,17 @@ class Digest {
 
 }  // namespace
 
+std::vector<int64_t> edge_cost_array(const Problem& p) {
+  if (!p.edge_blocks) return p.edge_cost;
+  std::vector<int64_t> all;
+  all.reserve(size_t(p.edge_entries()));
+  for (int e = 0; e < p.num_edges(); ++e) {
+    const int64_t* M = p.edge_matrix(e);
+    all.insert(all.end(), M, M + (p.edge_cost_offset[size_t(e) + 1] - p.edge_cost_offset[size_t(e)]));
+  }
+  return all;
+}
+
 std::string problem_digest(const Problem& p) {
   Digest d;
   d.word(p.name.size());
@@ -140,7 +152,13 @@ std::string problem_digest(const Problem& p) {
   d.array(p.edge_u);
   d.array(p.edge_v);
   d.array(p.edge_cost_offset);
-  d.array(p.edge_cost);
+  // The matrices in edge order, as one array (wherever they are kept).
+  d.word(p.edge_entries());
+  for (int e = 0; e < p.num_edges(); ++e) {
+    const int64_t* M = p.edge_matrix(e);
+    const uint64_t len = p.edge_cost_offset[size_t(e) + 1] - p.edge_cost_offset[size_t(e)];
+    for (uint64_t k = 0; k < len; ++k) d.word(uint64_t(M[k]));
+  }
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)d.value());
   return buf;

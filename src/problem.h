@@ -2,12 +2,24 @@
 // one per node, so a 150 MB instance stays a small multiple of its file size.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "status.h"
 
 namespace iopddl {
+
+// Edge matrices as the loader reads them: in blocks, each matrix whole inside
+// one block, never moved into one array. (In WebAssembly, whose memory never
+// shrinks, that move cost more than a second on a 1.3 GB file and left the
+// blocks behind as holes as large as the array.) Never written after the load,
+// so copies of a Problem share it.
+struct EdgeCostBlocks {
+  std::vector<std::unique_ptr<int64_t[]>> blocks;
+  std::vector<const int64_t*> matrix;  // per edge, into `blocks`
+  uint64_t entries = 0;                // all matrices' entries together
+};
 
 struct Problem {
   std::string name;
@@ -20,10 +32,15 @@ struct Problem {
   std::vector<uint64_t> strategy_offset{0};
   std::vector<int64_t> node_cost, node_usage;
 
-  // Edges: cost of (s_u, s_v) at edge_cost_offset[e] + s_u * K_v + s_v.
+  // Edges: cost of (s_u, s_v) at entry s_u * K_v + s_v of edge_matrix(e). The
+  // matrices are either in `edge_cost`, edge e's at edge_cost_offset[e]
+  // (problems built in code, files read into a reserved array), or in
+  // `edge_blocks` (the loader's other inputs); edge_cost_offset counts entries
+  // as if they were all in one array either way.
   std::vector<int32_t> edge_u, edge_v;
   std::vector<uint64_t> edge_cost_offset{0};
   std::vector<int64_t> edge_cost;
+  std::shared_ptr<const EdgeCostBlocks> edge_blocks;
 
   // Compressed time: the distinct interval endpoints, sorted. Segment k is
   // [time_point[k], time_point[k+1]); node i covers segments [seg_lo, seg_hi).
@@ -36,13 +53,19 @@ struct Problem {
   int num_strategies(int i) const { return int(strategy_offset[i + 1] - strategy_offset[i]); }
   int64_t cost(int i, int s) const { return node_cost[strategy_offset[i] + s]; }
   int64_t usage(int i, int s) const { return node_usage[strategy_offset[i] + s]; }
-  const int64_t* edge_matrix(int e) const { return edge_cost.data() + edge_cost_offset[e]; }
+  const int64_t* edge_matrix(int e) const {
+    return edge_blocks ? edge_blocks->matrix[size_t(e)] : edge_cost.data() + edge_cost_offset[e];
+  }
+  uint64_t edge_entries() const { return edge_blocks ? edge_blocks->entries : edge_cost.size(); }
   int64_t edge_entry(int e, int su, int sv) const {
     return edge_matrix(e)[uint64_t(su) * num_strategies(edge_v[e]) + sv];
   }
   int64_t limit_or_max() const { return has_usage_limit ? usage_limit : INT64_MAX; }
   uint64_t total_strategies() const { return node_cost.size(); }
 };
+
+// Every edge matrix, in edge order, as one array (a copy; for tests and tools).
+std::vector<int64_t> edge_cost_array(const Problem& p);
 
 // A fingerprint of everything the file said (name, limit, every array), as 16
 // hex digits: two loads of the same instance, by any route, give the same one.

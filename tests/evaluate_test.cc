@@ -276,7 +276,8 @@ TEST(Evaluate, GInstanceSanity) {
   ASSERT_TRUE(ev.status.ok);
   Int128 want = 0;
   for (int i = 0; i < p.num_nodes(); ++i) want += p.node_cost[p.strategy_offset[i]];
-  for (int e = 0; e < p.num_edges(); ++e) want += p.edge_cost[p.edge_cost_offset[e]];
+  const std::vector<int64_t> edge_costs = edge_cost_array(p);
+  for (int e = 0; e < p.num_edges(); ++e) want += edge_costs[p.edge_cost_offset[e]];
   EXPECT_EQ(to_string(ev.total_cost), to_string(want));
   ASSERT_EQ(int(ev.usage.size()), p.num_segments());
   Int128 peak = 0;

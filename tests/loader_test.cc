@@ -316,7 +316,7 @@ TEST(Loader, AnySplitIntoPiecesGivesTheSameProblem) {
   Status st = load(json, &whole);
   ASSERT_TRUE(st.ok) << st.message;
   EXPECT_EQ(whole.name, "ex\xc3\xa9\xf0\x9f\x98\x80\n\"\\/mple");
-  EXPECT_EQ(whole.edge_cost[6], 1000000000000000000LL);
+  EXPECT_EQ(edge_cost_array(whole)[6], 1000000000000000000LL);
   const std::string digest = problem_digest(whole);
   // Every split into two pieces, and pieces of 1, 2, 3, 7 and 64 bytes.
   for (size_t cut = 0; cut <= json.size(); ++cut) {
@@ -415,6 +415,84 @@ TEST(Loader, GzipFileInflatedBesideTheParseGivesTheSameAnswers) {
   std::remove(path.c_str());
 }
 
+// Edge matrices from the loader stay in its blocks, each whole in one block:
+// matrices that cross a block's end (the 4096-entry first block), that are
+// larger than the block they start in, and one larger than the largest block
+// (2^20 entries). Every route (whole, in pieces, a plain file read into one
+// reserved array, a gzip file) gives the same matrices and digest.
+TEST(Loader, EdgeMatricesStayWholeAcrossBlocks) {
+  const std::vector<int> k = {1, 3, 40, 70, 1030, 2, 55};
+  const std::vector<std::pair<int, int>> edges = {{0, 1}, {1, 2}, {2, 2}, {2, 3}, {1, 3}, {3, 6}, {4, 4}, {5, 0}, {6, 2}, {0, 0}};
+  std::vector<int64_t> want;
+  std::string costs = "[", ends = "[";
+  for (size_t e = 0; e < edges.size(); ++e) {
+    const uint64_t len = uint64_t(k[edges[e].first]) * uint64_t(k[edges[e].second]);
+    costs += e ? ",[" : "[";
+    for (uint64_t j = 0; j < len; ++j) {
+      want.push_back(int64_t((e * 7919 + j * 31) % 1000003));
+      costs += (j ? "," : "") + std::to_string(want.back());
+    }
+    costs += "]";
+    ends += (e ? ",[" : "[") + std::to_string(edges[e].first) + "," + std::to_string(edges[e].second) + "]";
+  }
+  costs += "]";
+  ends += "]";
+  std::string node_costs = "[", usages = "[", intervals = "[";
+  for (size_t i = 0; i < k.size(); ++i) {
+    node_costs += i ? ",[" : "[";
+    usages += i ? ",[" : "[";
+    for (int s = 0; s < k[i]; ++s) {
+      node_costs += (s ? "," : "") + std::to_string(s % 7);
+      usages += (s ? "," : "") + std::to_string(s % 5);
+    }
+    node_costs += "]";
+    usages += "]";
+    intervals += (i ? ",[" : "[") + std::to_string(i) + "," + std::to_string(i + 3) + "]";
+  }
+  node_costs += "]";
+  usages += "]";
+  intervals += "]";
+  // The contest's order: edge costs first, before anything says how long a row is.
+  const std::string json = "{\"problem\":{\"edges\":{\"costs\":" + costs + ",\"nodes\":" + ends +
+                           "},\"name\":\"blocks\",\"nodes\":{\"costs\":" + node_costs + ",\"intervals\":" +
+                           intervals + ",\"usages\":" + usages + "},\"usage_limit\":100}}";
+  ASSERT_GT(want.size(), size_t(1) << 20);
+
+  Problem whole;
+  Status st = load(json, &whole);
+  ASSERT_TRUE(st.ok) << st.message;
+  ASSERT_TRUE(whole.edge_blocks != nullptr);  // kept in blocks
+  EXPECT_TRUE(whole.edge_cost.empty());
+  EXPECT_EQ(edge_cost_array(whole), want);
+  for (int e = 0; e < whole.num_edges(); ++e)
+    ASSERT_EQ(whole.edge_matrix(e)[0], want[whole.edge_cost_offset[size_t(e)]]) << e;
+  const std::string digest = problem_digest(whole);
+
+  Problem pieces;
+  ASSERT_TRUE(load_in_pieces(json, 4097, &pieces).ok);
+  EXPECT_EQ(edge_cost_array(pieces), want);
+  EXPECT_EQ(problem_digest(pieces), digest);
+
+  const std::string path = ::testing::TempDir() + "/iopddl_blocks.json";
+  std::ofstream(path, std::ios::binary) << json;
+  Problem file;
+  ASSERT_TRUE(load_problem_file(path, &file).ok);
+  EXPECT_TRUE(file.edge_blocks == nullptr);  // read into the reserved array
+  EXPECT_EQ(file.edge_cost, want);
+  EXPECT_EQ(problem_digest(file), digest);
+  std::ofstream(path + ".gz", std::ios::binary) << gzip(json);
+  Problem gz;
+  ASSERT_TRUE(load_problem_file(path + ".gz", &gz).ok);
+  EXPECT_EQ(edge_cost_array(gz), want);
+  EXPECT_EQ(problem_digest(gz), digest);
+  // A copy shares the blocks and outlives the original.
+  Problem copy = whole;
+  whole = Problem();
+  EXPECT_EQ(edge_cost_array(copy), want);
+  std::remove(path.c_str());
+  std::remove((path + ".gz").c_str());
+}
+
 TEST(Loader, LoadsGzipFromAString) {
   const std::string json = Doc().str();
   for (int members : {1, 3}) {
@@ -441,7 +519,7 @@ TEST(Loader, LoadsTheGzippedGInstance) {
   uint64_t entries = 0;
   for (int e = 0; e < p.num_edges(); ++e)
     entries += uint64_t(p.num_strategies(p.edge_u[e])) * uint64_t(p.num_strategies(p.edge_v[e]));
-  EXPECT_EQ(entries, p.edge_cost.size());
+  EXPECT_EQ(entries, p.edge_entries());
 }
 
 // --- Syntax -----------------------------------------------------------------

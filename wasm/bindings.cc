@@ -125,7 +125,7 @@ std::string summary_json(const Problem& p, double load_seconds) {
   int max_k = 0;
   for (int i = 0; i < p.num_nodes(); ++i) max_k = std::max(max_k, p.num_strategies(i));
   j.i64("maxStrategies", max_k);
-  uint64_t edge_entries = p.edge_cost.size();
+  uint64_t edge_entries = p.edge_entries();
   j.i64("edgeCostEntries", int64_t(edge_entries));
   if (p.has_usage_limit) j.big("usageLimit", p.usage_limit); else j.null("usageLimit");
   if (p.num_nodes() > 0) {
