@@ -52,11 +52,11 @@ double* EliminationSolver::writable(int e) {
   Edge& E = edges_[size_t(e)];
   if (E.view) {
     const uint64_t len = uint64_t(m_->dom_size(E.a)) * m_->dom_size(E.b);
-    E.off = pool_.size();
-    pool_.insert(pool_.end(), E.view, E.view + len);
+    E.off = pool_.append(len);
+    std::copy(E.view, E.view + len, pool_.at(E.off));
     E.view = nullptr;
   }
-  return pool_.data() + E.off;
+  return pool_.at(E.off);
 }
 
 // Adds the edge a-b to the lists, without a matrix.
@@ -75,8 +75,9 @@ int EliminationSolver::add_edge_record(int a, int b) {
 int EliminationSolver::add_edge(int a, int b) {
   const uint64_t len = uint64_t(m_->dom_size(a)) * m_->dom_size(b);
   const int id = add_edge_record(a, b);
-  edges_[size_t(id)].off = pool_.size();
-  pool_.resize(pool_.size() + len, 0.0);
+  edges_[size_t(id)].off = pool_.append(len);
+  double* M = pool_.at(edges_[size_t(id)].off);
+  std::fill(M, M + len, 0.0);
   pool_entries_ += len;
   return id;
 }
@@ -104,7 +105,7 @@ bool EliminationSolver::functional(int e, int from, std::vector<int32_t>* map) c
   const int to = E.a == from ? E.b : E.a;
   const double thr = 0.5 * m_->big;
   const int Kf = m_->dom_size(from), Kt = m_->dom_size(to);
-  const double* ut = pool_.data() + unary_off_[to];
+  const double* ut = pool_.at(unary_off_[to]);
   map->resize(Kf);
   for (int s = 0; s < Kf; ++s) {
     int allowed = -1;
@@ -148,8 +149,8 @@ bool EliminationSolver::contract_functional(EliminationStats* stats) {
     if (work > contract_budget_) continue;
     contract_budget_ -= work;
     const int Ku = m_->dom_size(u);
-    double* uu = pool_.data() + unary_off_[u];
-    const double* uv = pool_.data() + unary_off_[v];
+    double* uu = pool_.at(unary_off_[u]);
+    const double* uv = pool_.at(unary_off_[v]);
     for (int a = 0; a < Ku; ++a) uu[a] += uv[map_[a]] + mat(edges_[e], u, a, map_[a]);
     kill_edge(e);
     std::vector<int32_t> others;
@@ -186,7 +187,7 @@ bool EliminationSolver::contract_functional(EliminationStats* stats) {
 
 void EliminationSolver::belief(int i, double* out) const {
   const int Ki = m_->dom_size(i);
-  const double* u = pool_.data() + unary_off_[i];
+  const double* u = pool_.at(unary_off_[i]);
   for (int s = 0; s < Ki; ++s) out[s] = u[s];
   for (int e : inc_[i]) {
     const Edge& E = edges_[e];
@@ -322,14 +323,14 @@ void EliminationSolver::start_free(const std::vector<int32_t>& fixed, const std:
 bool EliminationSolver::build_kernel(const std::vector<int32_t>& fixed, const EliminationOptions& o) {
   const SearchModel& m = *m_;
   for (int i : free_) {
-    unary_off_[i] = pool_.size();
+    unary_off_[i] = pool_.append(uint64_t(m.dom_size(i)));
     pool_entries_ += uint64_t(m.dom_size(i));
     const double w = o.weight && !o.weight->empty() ? (*o.weight)[i] : 0.0;
     const int32_t* d = m.domain(i);
     const int64_t cap = o.usage_cap ? (*o.usage_cap)[i] : INT64_MAX;
+    double* u = pool_.at(unary_off_[i]);
     for (int k = 0; k < m.dom_size(i); ++k)
-      pool_.push_back(m.node_cost(i, d[k]) + w * double(m.usage(i, d[k])) +
-                      (m.usage(i, d[k]) > cap ? m.big : 0.0));
+      u[k] = m.node_cost(i, d[k]) + w * double(m.usage(i, d[k])) + (m.usage(i, d[k]) > cap ? m.big : 0.0);
   }
   // Parallel edges between free nodes are summed into one matrix.
   for (size_t f = 0; f < free_.size(); ++f) {
@@ -341,7 +342,7 @@ bool EliminationSolver::build_kernel(const std::vector<int32_t>& fixed, const El
       const Incidence& inc = m.adj[a];
       const int other = inc.other;
       if (!alive_[other]) {
-        double* u = pool_.data() + unary_off_[i];
+        double* u = pool_.at(unary_off_[i]);
         for (int k = 0; k < Ki; ++k) u[k] += m.pair_cost(inc, di[k], fixed[other]);
         continue;
       }
@@ -408,7 +409,7 @@ void EliminationSolver::eliminate(int i) {
   const SearchModel& m = *m_;
   collect(i);
   const int Ki = m.dom_size(i);
-  const double* u = pool_.data() + unary_off_[i];
+  const double* u = pool_.at(unary_off_[i]);
   Record r{i, RecordKind::kEliminated, 0, uint32_t(rec_edges_.size()), uint32_t(live_edges_.size())};
   for (int e : live_edges_) rec_edges_.push_back(e);
   records_.push_back(r);
@@ -417,7 +418,7 @@ void EliminationSolver::eliminate(int i) {
     const int nb = other_end(e, i);
     const int Kn = m.dom_size(nb);
     const Edge E = edges_[e];
-    double* un = pool_.data() + unary_off_[nb];
+    double* un = pool_.at(unary_off_[nb]);
     for (int t = 0; t < Kn; ++t) {
       double best = std::numeric_limits<double>::infinity();
       for (int s = 0; s < Ki; ++s) best = std::min(best, u[s] + mat(E, i, s, t));
@@ -441,7 +442,7 @@ void EliminationSolver::eliminate(int i) {
     kill_edge(e2);
     if (a == b) {
       // Both edges lead to the same node: the result is a unary term.
-      double* ua = pool_.data() + unary_off_[a];
+      double* ua = pool_.at(unary_off_[a]);
       for (int ta = 0; ta < Ka; ++ta) ua[ta] += tmp_[uint64_t(ta) * Kb + ta];
     } else {
       int e = find_edge(a, b);
@@ -497,7 +498,7 @@ bool EliminationSolver::decide(int i, const EliminationOptions& o, Rng* rng, Eli
   const SearchModel& m = *m_;
   collect(i);
   const int Ki = m.dom_size(i);
-  const double* u = pool_.data() + unary_off_[i];
+  const double* u = pool_.at(unary_off_[i]);
   int best_s = 0;
   double best_v = std::numeric_limits<double>::infinity();
   int hinted = -1;
@@ -516,7 +517,7 @@ bool EliminationSolver::decide(int i, const EliminationOptions& o, Rng* rng, Eli
     double v = u[s];
     for (int e : live_edges_) {
       const int nb = other_end(e, i);
-      const double* un = pool_.data() + unary_off_[nb];
+      const double* un = pool_.at(unary_off_[nb]);
       double mn = std::numeric_limits<double>::infinity();
       for (int t = 0; t < m.dom_size(nb); ++t) mn = std::min(mn, mat(edges_[e], i, s, t) + un[t]);
       v += mn;
@@ -529,7 +530,7 @@ bool EliminationSolver::decide(int i, const EliminationOptions& o, Rng* rng, Eli
   if (hinted >= 0) best_s = hinted;
   for (int e : live_edges_) {
     const int nb = other_end(e, i);
-    double* un = pool_.data() + unary_off_[nb];
+    double* un = pool_.at(unary_off_[nb]);
     for (int t = 0; t < m.dom_size(nb); ++t) un[t] += mat(edges_[e], i, best_s, t);
     kill_edge(e);
     push(nb);
@@ -551,7 +552,7 @@ void EliminationSolver::back_substitute(std::vector<int32_t>* x) {
     } else if (r.kind == RecordKind::kContracted) {
       j = rec_edges_[r.first + domidx_[r.value]];
     } else {
-      const double* u = pool_.data() + unary_off_[i];
+      const double* u = pool_.at(unary_off_[i]);
       double best = std::numeric_limits<double>::infinity();
       j = 0;
       for (int s = 0; s < m.dom_size(i); ++s) {

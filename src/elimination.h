@@ -17,6 +17,8 @@
 #include <functional>
 #include <vector>
 
+#include "chunked_pool.h"
+
 #include "rng.h"
 #include "search_model.h"
 
@@ -75,7 +77,7 @@ class EliminationSolver {
  private:
   struct Edge {
     int32_t a, b;
-    uint64_t off;  // matrix a x b (domain indices), row-major, in pool_
+    ChunkedPool::Ref off;  // matrix a x b (domain indices), row-major, in pool_
     bool alive;
     // Until first written, an edge read straight from the model's matrix
     // (a x b already) is not copied: a whole-problem solve would otherwise
@@ -94,9 +96,9 @@ class EliminationSolver {
     uint32_t first, count;  // recorded edges in rec_edges_ (contracted: its strategy per strategy of `value`)
   };
   const SearchModel* m_ = nullptr;
-  std::vector<double> pool_;          // unaries (first) then matrices
+  ChunkedPool pool_;                  // unaries (first) then matrices
   uint64_t pool_entries_ = 0;         // unaries and matrices, viewed ones included (work budgets)
-  std::vector<uint64_t> unary_off_;   // per node, into pool_
+  std::vector<ChunkedPool::Ref> unary_off_;  // per node, into pool_
   std::vector<Edge> edges_;
   std::vector<std::vector<int32_t>> inc_;  // edge ids per node (dead ones skipped)
   std::vector<int32_t> deg_;
@@ -121,7 +123,7 @@ class EliminationSolver {
   std::vector<double> tmp_;
 
   // The phases of solve().
-  const double* matrix(const Edge& e) const { return e.view ? e.view : pool_.data() + e.off; }
+  const double* matrix(const Edge& e) const { return e.view ? e.view : pool_.at(e.off); }
   double* writable(int e);  // the edge's own copy, made on first write
   int add_edge_record(int a, int b);
   int add_view(int a, int b, const double* M);
