@@ -859,4 +859,8 @@ window.iopddlPage = {
 
 // The solver starts once the page knows it will not reload for isolation
 // (isolation.js); at once when there is nothing to wait for.
-Promise.resolve(window.iopddlIsolation).then(() => worker.postMessage({ op: 'init', id: 0 }));
+// ?memory=MB caps the solver's memory below the browser's 4 GB (64 to 4096).
+const memoryParam = new URLSearchParams(location.search).get('memory');
+Promise.resolve(window.iopddlIsolation).then(() => worker.postMessage({
+  op: 'init', id: 0, ...(memoryParam === null ? {} : { memoryMB: Number(memoryParam) }),
+}));

@@ -15,6 +15,7 @@ let solving = null;      // { id, controller, userStopped }
 let loading = null;      // AbortController of the load in flight
 let loadSeq = 0;
 let shown = null;        // the assignment last shown as a result (solved or read from a file), for warm starts
+let solverOptions = null; // createSolver's, kept to start a fresh solver after one ran out of memory
 
 const post = (m, transfer) => self.postMessage(m, transfer || []);
 const now = () => performance.now();
@@ -23,11 +24,14 @@ function errorMessage(e) {
   return { code: (e && e.code) || 'ERR', message: (e && e.message) || String(e) };
 }
 
-async function init({ threads }) {
+async function init({ threads, memoryMB }) {
   // In a module Worker Emscripten's glue finds neither importScripts nor
   // window, so it cannot fetch the .wasm itself: hand it the bytes.
   const opts = {};
   if (threads) opts.threads = threads;
+  // The page's ?memory=MB: a smaller cap on the module's memory than the
+  // browser's 4 GB, to see what a smaller device would do.
+  if (memoryMB !== undefined) opts.maxMemoryBytes = memoryMB * 2 ** 20;
   const isolated = self.crossOriginIsolated === true;
   if (isolated) {
     const res = await fetch(new URL('./dist/iopddl.wasm', import.meta.url));
@@ -35,6 +39,7 @@ async function init({ threads }) {
     opts.wasmBinary = await res.arrayBuffer();
   }
   solver = await createSolver(opts);
+  solverOptions = opts;
   return {
     backend: solver.backend,
     threads: solver.threads,
@@ -236,6 +241,19 @@ self.onmessage = async (e) => {
     }
     else throw new Error(`unknown op ${m.op}`);
   } catch (err) {
+    // A solver that ran out of memory cannot be used again: start a fresh one,
+    // so that the next (smaller) file loads.
+    if (err && err.code === 'ERR_OUT_OF_MEMORY' && solver) await renew();
     post({ type: 'error', id: m.id, op: m.op, ...errorMessage(err) });
   }
 };
+
+async function renew() {
+  const spent = solver;
+  solver = null;
+  problem = null;
+  detailsReady = null;
+  shown = null;
+  await spent.dispose().catch(() => {});
+  solver = await createSolver(solverOptions);
+}

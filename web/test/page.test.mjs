@@ -331,6 +331,30 @@ describe('web page', { skip: browserSkip }, () => {
     await close();
   });
 
+  test('a file too large for the tab says so and offers the CLI; the next file loads', { timeout: 90_000 }, async () => {
+    // ?memory=64 caps the solver's memory at 64 MB, as a smaller device would.
+    const { page, errors, close } = await open(isolated, '?memory=64');
+    const n = 60_000;
+    const row = `[${Array.from({ length: 40 }, (_, s) => 1000000 + s).join(',')}]`;
+    const big = `{"problem":{"nodes":{"intervals":[${'[0,9],'.repeat(n - 1)}[0,9]],` +
+      `"costs":[${`${row},`.repeat(n - 1)}${row}],"usages":[${`${row},`.repeat(n - 1)}${row}]},` +
+      '"edges":{"nodes":[],"costs":[]}}}';
+    await page.setInputFiles('#file-input', { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(big) });
+    await page.waitForSelector('#load-error:not([hidden])');
+    assert.match(await text(page, '#load-error-title'), /big\.json is too large for this browser tab/);
+    const message = await text(page, '#load-error-text');
+    assert.match(message, /big\.json: out of memory after \d+ bytes of input/);
+    assert.match(message, /iopddl big\.json 300/);
+    // The spent solver was replaced: the example loads and solves.
+    await page.setInputFiles('#file-input', examplePath);
+    await page.waitForSelector('#summary:not([hidden])');
+    assert.equal(await page.locator('#load-error').isHidden(), true);
+    await solve(page, 2);
+    await page.waitForFunction(() => /Solved: cost 445/.test(document.querySelector('#solve-announce').textContent));
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   test('a solution file is evaluated and shown, and the search starts from it', { timeout: 60_000 }, async () => {
     const { page, errors, close } = await open();
     const file = (name, body) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(body) });
