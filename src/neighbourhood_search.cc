@@ -105,10 +105,12 @@ void NeighbourhoodSearch::time_window(Rng* rng, int size) {
   }
 }
 
-// Usage caps that keep any answer within the limit: at every time the window's
-// nodes share the slack there, each taking at most its slack divided by how
-// many window nodes overlap it.
-void NeighbourhoodSearch::slack_caps() {
+// Usage caps. Shared: caps that keep any answer within the limit: at every
+// time the window's nodes share the slack there, each taking at most its slack
+// divided by how many window nodes overlap it. Not shared: each node may take
+// the whole slack over its interval, so that a move where a few nodes need most
+// of it is possible, but the answer may not fit.
+void NeighbourhoodSearch::slack_caps(bool shared) {
   const SearchModel& m = *m_;
   if (!m.p->has_usage_limit || m.p->num_segments() == 0) {
     for (int w : window_) cap_[w] = INT64_MAX;
@@ -119,7 +121,7 @@ void NeighbourhoodSearch::slack_caps() {
   for (int w : window_) {
     if (!m.has_interval(w)) { cap_[w] = INT64_MAX; continue; }
     const int64_t slack = m.limit - cur_.max_over(w);
-    const int64_t share = overlap_.max(m.p->seg_lo[w], m.p->seg_hi[w]);
+    const int64_t share = shared ? overlap_.max(m.p->seg_lo[w], m.p->seg_hi[w]) : 1;
     cap_[w] = m.usage(w, cur_.s[w]) + std::max<int64_t>(0, slack) / std::max<int64_t>(1, share);
   }
   for (int w : window_)
@@ -171,8 +173,12 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
   else time_window(rng, size);
   if (window_.empty()) return false;
   const std::vector<double>* w = &weight;
+  // A connected window may first try caps of the whole slack, then, if its
+  // answer does not fit, the shared caps.
+  bool full_slack = false;
   if (kind == 0) {
-    slack_caps();
+    full_slack = rng->uniform() < m_->params.full_slack_window_share;
+    slack_caps(!full_slack);
     static const std::vector<double> none;
     if (rng->below(uint32_t(m_->params.unpriced_window_every)) == 0) w = &none;
   } else {
@@ -196,7 +202,7 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
   eo.should_stop = &stop;
   // A priced window whose answer does not fit is solved again with its
   // prices doubled: the first price is a guess.
-  const int attempts = w == &scaled_ ? m_->params.window_price_tries : 1;
+  const int attempts = w == &scaled_ ? m_->params.window_price_tries : full_slack ? 2 : 1;
   for (int attempt = 0; attempt < attempts; ++attempt) {
     for (int x : window_) fixed_[x] = -1;
     EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
@@ -208,7 +214,8 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
     if (cur_.within_limit() || attempt + 1 == attempts) break;
     for (size_t k = undo_.size(); k-- > 0;) cur_.set(undo_[k].first, undo_[k].second);
     undo_.clear();
-    for (int x : window_) scaled_[x] *= 2;
+    if (full_slack) slack_caps(true);
+    else for (int x : window_) scaled_[x] *= 2;
   }
   if (undo_.empty()) return false;
   if (cur_.within_limit()) ls_->descend_from(&cur_, window_, rng, stop, &undo_);

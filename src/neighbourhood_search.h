@@ -65,7 +65,7 @@ class NeighbourhoodSearch {
   // within `cap` nodes; members join the frontier (when given) too.
   void take(int x, size_t cap, std::vector<int32_t>* frontier);
   void time_window(Rng* rng, int size);
-  void slack_caps();
+  void slack_caps(bool shared);
   bool ejection(Rng* rng, const std::function<bool()>& stop);
   bool window_move(int kind, const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,
                    bool* complete);

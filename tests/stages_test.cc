@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "elimination.h"
+#include "load_json.h"
 #include "local_search.h"
 #include "memory_relax.h"
 #include "message_passing.h"
@@ -237,6 +238,45 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswers) {
     improved_cases += any;
   }
   EXPECT_GT(improved_cases, 50);
+}
+
+// A move that needs one node to take the whole slack: a and b only gain
+// together (edge cost 100 unless both take strategy 1), and a's strategy 1
+// needs all 10 units of slack while b and c, alive at the same time, are in
+// the window too. Shared caps give a a third of the slack, so no connected
+// window can make the move; caps of the whole slack can, and the answer fits.
+TEST(NeighbourhoodSearch, ConnectedWindowsCanGiveOneNodeTheWholeSlack) {
+  Problem p;
+  ASSERT_TRUE(load_problem_from_buffer(
+                  R"({"problem":{"nodes":{"intervals":[[0,10],[0,10],[0,10]],"costs":[[0,0],[0,0],[0,1]],)"
+                  R"("usages":[[0,10],[5,5],[0,0]]},"edges":{"nodes":[[0,1],[0,2]],"costs":[[100,100,100,0],[0,0,0,0]]},)"
+                  R"("usage_limit":15}})",
+                  "slack.json", &p)
+                  .ok);
+  for (double share : {0.0, 1.0}) {
+    SearchModel m;
+    m.build(p);
+    m.params.full_slack_window_share = share;
+    ASSERT_FALSE(reduce_domains(&m).wiped_out);
+    LocalSearch ls;
+    ls.init(m);
+    EliminationSolver elim;
+    elim.init(m);
+    NeighbourhoodSearch lns;
+    lns.init(m, &elim, &ls);
+    lns.reset({0, 0, 0});
+    Rng rng(1);
+    double best = 100;
+    int moves = 50;
+    lns.run({}, false, &rng, [&] { return moves-- > 0; }, [] { return false; },
+            [&](const std::vector<int32_t>& a, double cost) {
+              SearchState t;
+              t.init(m, a);
+              EXPECT_TRUE(t.within_limit());
+              best = cost;
+            });
+    EXPECT_EQ(best, share == 0.0 ? 100 : 0) << "full_slack_window_share " << share;
+  }
 }
 
 TEST(Roulette, FollowsTheGainsAndKeepsAFloor) {
