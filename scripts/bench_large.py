@@ -71,6 +71,7 @@ def package_rows(path, timeout):
     out2, err2, peak = run_timed(['node', script, path, str(timeout)])
     first = re.search(r'FIRST_FEASIBLE_S ([\d.]+)', out2)
     cost = re.search(r'COST (\d+)', out2)
+    module = re.findall(r'MODULE_MB (\d+)', out2)
     if not load:
         print(out + err, file=sys.stderr)
     return {
@@ -79,7 +80,7 @@ def package_rows(path, timeout):
         'peak_mb': peak / 1024, 'first_feasible_s': float(first.group(1)) if first else None,
         'cost': int(cost.group(1)) if cost else None,
         # The module's memory (WebAssembly's, 4 GB at most) after the search.
-        'module_mb': int(re.findall(r'MODULE_MB (\d+)', out2)[-1]) if re.findall(r'MODULE_MB (\d+)', out2) else None,
+        'module_mb': int(module[-1]) if module else None,
     }
 
 

@@ -243,7 +243,9 @@ self.onmessage = async (e) => {
   } catch (err) {
     // A solver that ran out of memory cannot be used again: start a fresh one,
     // so that the next (smaller) file loads.
-    if (err && err.code === 'ERR_OUT_OF_MEMORY' && solver) await renew();
+    // If even that fails, the error is still posted, and later requests fail
+    // on the missing solver rather than wait.
+    if (err && err.code === 'ERR_OUT_OF_MEMORY' && solver) await renew().catch(() => {});
     post({ type: 'error', id: m.id, op: m.op, ...errorMessage(err) });
   }
 };
