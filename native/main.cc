@@ -291,7 +291,10 @@ int main(int argc, char** argv) {
     double last_bound_line = -1;
     opt.on_progress = [&, last_bound_line](const Progress& pr) mutable {
       const bool bound_event = pr.event == ProgressEvent::kBound;
-      if (pr.event == ProgressEvent::kImproved ||
+      // A warm start is already an answer when the search starts: its cost is
+      // the first cost line, even if nothing beats it later.
+      const bool start_answer = pr.event == ProgressEvent::kStart && pr.has_solution;
+      if (pr.event == ProgressEvent::kImproved || start_answer ||
           (bound_event && pr.has_solution && pr.feasible && pr.elapsed_seconds >= last_bound_line + 1.0)) {
         if (bound_event) last_bound_line = pr.elapsed_seconds;
         std::printf("# %.3f s cost %s%s", pr.elapsed_seconds + load_s, to_string(pr.best_cost).c_str(),

@@ -47,6 +47,7 @@ void SearchContext::offer_bound(Int128 lb) {
 
 void SearchContext::report(ProgressEvent event) {
   std::lock_guard<std::mutex> lock(progress_mu);
+  stop_if_proven();  // a warm start can be proven optimal before any search
   if (options->on_progress) options->on_progress(progress(event));
 }
 

@@ -3,6 +3,7 @@
 
 #include "elimination.h"
 #include "local_search.h"
+#include "lagrangian_bound.h"
 #include "memory_relax.h"
 #include "message_passing.h"
 #include "search_context.h"
@@ -92,7 +93,7 @@ class Worker {
   const int64_t max_rounds_;
   MechanismCounts counts_{};  // this thread's, added to the shared ones every round and at the end
   LocalSearch ls_;
-  MemoryRelax relax_, bound_relax_;
+  MemoryRelax relax_;
   EliminationSolver elim_;
   SearchState st_;  // scratch: the candidate being polished
   std::vector<int32_t> first_;  // the first answer: where every later epoch starts
@@ -102,8 +103,10 @@ class Worker {
   double best_cost_ = kNoCost;
   MessagePassing mp_;      // unpenalised: guidance and a bound for the eliminations
   bool lagrangian_bound_ = false;
-  MessagePassing mp_lag_;  // thread 0: on a snapshot of the multipliers, for the Lagrangian bound
-  double lag_offset_ = 0;
+  // Thread 0: the Lagrangian bounds, their multipliers moved by the search's
+  // answers and by their own rounding (lagrangian_bound.h).
+  LagrangianBound lag_answers_, lag_own_;
+  Rng lag_rng_{0x5DEECE66DULL};  // lag_own_'s steps, apart from the search's stream
   std::vector<int32_t> rounded_, y_, all_free_, prounded_;
   std::vector<double> weight_;
   int64_t rounds_ = 0;
@@ -122,10 +125,9 @@ class Worker {
       ls_.init(m_, ctx_->groups);
       ls_.set_counts(&counts_);
       // Every thread's search prices memory per node, bracketed; thread 0
-      // also keeps multipliers per segment, moved by its eliminations'
-      // answers, for the Lagrangian bound (per-node prices give none).
+      // also keeps multipliers per segment for the Lagrangian bounds
+      // (per-node prices give none).
       relax_.init(m_, MemoryRelax::Schedule::kNodes);
-      if (tid_ == 0) bound_relax_.init(m_, MemoryRelax::Schedule::kSegments);
       all_free_.assign(m_.n, -1);
       inited_ = true;
     }
@@ -181,12 +183,12 @@ class Worker {
 
   void init_roles() {
     if (eliminates_) mp_.init(m_);
-    // Thread 0 also bounds the Lagrangian dual: message passing on the
-    // problem penalised by a snapshot of the multipliers, refreshed now and
-    // then so its messages can converge. Its bound minus the snapshot's offset
-    // holds for the constrained problem.
+    // Thread 0 also bounds the Lagrangian dual (lagrangian_bound.h).
     lagrangian_bound_ = relax_.needed() && tid_ == 0;
-    if (lagrangian_bound_) mp_lag_.init(m_);
+    if (lagrangian_bound_) {
+      lag_answers_.init(m_, LagrangianBound::Source::kSearchAnswers);
+      lag_own_.init(m_, LagrangianBound::Source::kOwnRounding);
+    }
     lns_.init(m_, &elim_, &ls_, ctx_->groups);
     lns_.counts = &counts_;
     if (rounds_penalised_) pr_.init(m_, tid_ / 2, ctx_->contraction);
@@ -266,17 +268,19 @@ class Worker {
       offer_double_bound(lb, mag);
     }
     if (lagrangian_bound_) {
-      if (rounds_ % prm_.lagrangian_refresh == 1 % prm_.lagrangian_refresh) {
-        std::vector<double> bw;
-        bound_relax_.node_weights(&bw);
-        mp_lag_.set_weights(bw);
-        lag_offset_ = bound_relax_.penalty_offset();
-      }
-      if (!mp_lag_.iterate(nullptr, &stop_)) return false;
-      if (rounds_ % 2 == 0) {
-        double mag = 0;
-        const double lb = mp_lag_.lower_bound(&mag) - lag_offset_;
-        offer_double_bound(lb, mag + lag_offset_);
+      // lag_own_ every other round: a pass costs thread 0 about 8 % of a
+      // round on M.
+      const bool own = rounds_ % 2 == 1;
+      LagrangianBound* lags[2] = {&lag_answers_, own ? &lag_own_ : nullptr};
+      const int64_t calls[2] = {rounds_, rounds_ / 2 + 1};
+      for (int k = 0; k < 2; ++k) {
+        if (!lags[k]) continue;
+        if (!lags[k]->iterate(calls[k], prm_.lagrangian_refresh, best_cost_, &lag_rng_, &stop_)) return false;
+        if (calls[k] % 2 == 0) {
+          double mag = 0;
+          const double lb = lags[k]->bound(&mag);
+          offer_double_bound(lb, mag);
+        }
       }
     }
     return true;
@@ -319,7 +323,7 @@ class Worker {
       SearchState pen;
       pen.init(m_, y_);
       relax_.update(y_, pen.cost, best_cost_, &rng_);
-      if (lagrangian_bound_) bound_relax_.update(y_, pen.cost, best_cost_, &rng_);
+      if (lagrangian_bound_) lag_answers_.take_answer(y_, pen.cost, best_cost_, &rng_);
     }
     const bool improved = polish_and_offer(y_);
     ++at(counts_, kRule[rule]).tried;

@@ -226,6 +226,22 @@ TEST_F(Cli, SetChangesTheSearchAndDefaultsChangeNothing) {
   EXPECT_EQ(plain.out, same.out);
 }
 
+// A start the search cannot beat still gives the first cost line, and a start
+// the bound proves optimal ends the search before its first round (both were
+// missing: the start's cost only showed when something later improved or
+// raised the bound, and the search ran to its deadline).
+TEST_F(Cli, StartAlreadyOptimalIsReportedAndEndsTheSearch) {
+  write_file(path("optimal.txt"), "[0, 0, 2, 1, 0]\n");
+  Outcome r = run({"--threads", "1", "--start", path("optimal.txt"), kExample, "5"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> lines = r.out_lines();
+  ASSERT_GE(lines.size(), 3u) << r.out;
+  EXPECT_NE(lines[1].find(" s cost 445 bound 445 gap 0.0000%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(": 0 rounds,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# proven optimal"), std::string::npos) << r.out;
+  EXPECT_EQ(lines.back(), "[0, 0, 2, 1, 0]");
+}
+
 // --start takes a previous run's whole output; the answer is never worse.
 TEST_F(Cli, StartFromAPreviousRun) {
   Outcome first = run({"--threads", "1", "--rounds", "1", kG, "10"});

@@ -9,6 +9,7 @@
 #include "elimination.h"
 #include "load_json.h"
 #include "local_search.h"
+#include "lagrangian_bound.h"
 #include "memory_relax.h"
 #include "message_passing.h"
 #include "neighbourhood_search.h"
@@ -145,6 +146,49 @@ TEST(MemoryRelax, SegmentMultipliersGiveAValidOffset) {
     }
   }
   EXPECT_GT(moved, 50);
+}
+
+// The Lagrangian bounds hold for the constrained optimum whatever moves their
+// multipliers, and the one moved by its own rounding alone climbs above the
+// bound without prices where that is below the optimum (the one moved by the search's
+// answers is fed the largest-usage answer here).
+TEST(LagrangianBound, ValidFromBothSourcesAndOwnRoundingClimbs) {
+  int binding = 0, climbed = 0;
+  for (uint64_t seed = 1; seed <= 5000; ++seed) {
+    Problem p;
+    SearchModel m;
+    if (!prepared(seed, &p, &m)) continue;
+    test_support::Exhaustive ex = test_support::exhaustive(p);
+    if (!ex.feasible) continue;
+    // What the same messages bound without prices (over the reduced domains).
+    MessagePassing plain;
+    plain.init(m);
+    for (int it = 0; it < 400; ++it) ASSERT_TRUE(plain.iterate(nullptr));
+    const double unpriced = plain.lower_bound();
+    const double upper = double(ex.cost);
+    Rng rng(seed);
+    const std::vector<int32_t> greedy = largest_usage(m);
+    for (auto source : {LagrangianBound::Source::kSearchAnswers, LagrangianBound::Source::kOwnRounding}) {
+      LagrangianBound lag;
+      lag.init(m, source);
+      if (!lag.needed()) break;
+      double best = -1e300;
+      for (int64_t call = 1; call <= 400; ++call) {
+        if (source == LagrangianBound::Source::kSearchAnswers) lag.take_answer(greedy, 100.0, upper, &rng);
+        ASSERT_TRUE(lag.iterate(call, 4, upper, &rng, nullptr));
+        double mag = 0;
+        const double lb = lag.bound(&mag);
+        ASSERT_LE(lb, double(ex.cost) + 1e-9 * mag + 1e-6) << "seed " << seed << " call " << call;
+        best = std::max(best, lb);
+      }
+      if (source == LagrangianBound::Source::kOwnRounding && double(ex.cost) > unpriced + 0.5) {
+        ++binding;
+        if (best > unpriced + 0.5) ++climbed;
+      }
+    }
+  }
+  EXPECT_GT(binding, 50);
+  EXPECT_GE(climbed, binding / 3) << "of " << binding;  // without its steps, none climbs
 }
 
 // Per-node prices rise on nodes alive where the limit is broken and start

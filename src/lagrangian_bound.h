@@ -1,0 +1,56 @@
+// A proven bound from the memory rows' Lagrangian dual: multipliers per time
+// segment (MemoryRelax::kSegments) price the memory, message passing bounds
+// the priced pairwise problem, and the bound minus the multipliers' offset
+// holds for the constrained problem, whatever the multipliers are.
+//
+// What moves the multipliers decides how high the bound gets, and no one
+// source does well everywhere, so thread 0 keeps two:
+//  - kSearchAnswers: the usage of the search's priced answers (near the
+//    limit, they set prices that keep answers near it). On A and S it is the
+//    better one; on V it stalls under half the optimum.
+//  - kOwnRounding: the rounding of its own priced problem, an approximate
+//    minimiser of the Lagrangian, so its usage is an approximate subgradient.
+//    On V it reaches most of the way to the linear relaxation; where passes
+//    are slow (A, S) it gets few steps and stays low.
+// The bound offered is the larger of the two.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "memory_relax.h"
+#include "message_passing.h"
+#include "rng.h"
+#include "search_model.h"
+
+namespace iopddl {
+
+class LagrangianBound {
+ public:
+  enum class Source { kSearchAnswers, kOwnRounding };
+  void init(const SearchModel& m, Source source);
+  bool needed() const { return relax_.needed(); }
+  // kSearchAnswers: moves the multipliers by a priced answer of the search
+  // (its plain cost `cost`) towards the best feasible cost `upper`, drawing
+  // the step's jitter from `rng`.
+  void take_answer(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng);
+  // One message-passing pass on the problem priced by the current snapshot
+  // of the multipliers; every `refresh` calls the snapshot is renewed (for
+  // kOwnRounding, after a step by the last pass's rounding). False if stopped.
+  // kOwnRounding draws its steps' jitter from `rng`.
+  bool iterate(int64_t call, int refresh, double upper, Rng* rng, const std::function<bool()>* should_stop);
+  // The bound of the constrained problem, in doubles; `*magnitude` bounds its
+  // rounding error (MessagePassing::lower_bound).
+  double bound(double* magnitude) const;
+
+ private:
+  const SearchModel* m_ = nullptr;
+  Source source_ = Source::kSearchAnswers;
+  MemoryRelax relax_;
+  MessagePassing mp_;
+  double offset_ = 0;
+  std::vector<int32_t> rounding_;
+  std::vector<double> weight_;
+};
+
+}  // namespace iopddl
