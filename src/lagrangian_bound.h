@@ -6,12 +6,13 @@
 // What moves the multipliers decides how high the bound gets, and no one
 // source does well everywhere, so thread 0 keeps two:
 //  - kSearchAnswers: the usage of the search's priced answers (near the
-//    limit, they set prices that keep answers near it). On A and S it is the
-//    better one; on V it stalls under half the optimum.
+//    limit, they set prices that keep answers near it). Those answers are
+//    priced per node, not by these multipliers, so their usage is no
+//    subgradient of this dual: it climbs fast, then can stall far below it.
 //  - kOwnRounding: the rounding of its own priced problem, an approximate
 //    minimiser of the Lagrangian, so its usage is an approximate subgradient.
-//    On V it reaches most of the way to the linear relaxation; where passes
-//    are slow (A, S) it gets few steps and stays low.
+//    It needs many steps, each after passes for the messages to follow, so
+//    it gains most where passes are cheap (small instances).
 // The bound offered is the larger of the two.
 #pragma once
 #include <cstdint>

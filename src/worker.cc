@@ -108,7 +108,7 @@ class Worker {
   LagrangianBound lag_answers_, lag_own_;
   Rng lag_rng_{0x5DEECE66DULL};  // lag_own_'s steps, apart from the search's stream
   int64_t own_calls_ = 0;
-  double lag_best_[2] = {-1e300, -1e300};  // the best bound of each so far
+  double lag_best_[2] = {-1e300, -1e300};  // the best bound of lag_answers_ and lag_own_ so far
   std::vector<int32_t> rounded_, y_, all_free_, prounded_;
   std::vector<double> weight_;
   int64_t rounds_ = 0;
@@ -270,23 +270,23 @@ class Worker {
       offer_double_bound(lb, mag);
     }
     if (lagrangian_bound_) {
-      // lag_own_ every other round while its bound is the higher one, every
-      // eighth otherwise: a pass costs thread 0 about 8 % of a round on M,
-      // where the answers' bound leads.
-      const int own_every = lag_best_[1] >= lag_best_[0] ? 2 : 8;
-      const bool own = rounds_ % own_every == 1;
-      LagrangianBound* lags[2] = {&lag_answers_, own ? &lag_own_ : nullptr};
-      const int64_t calls[2] = {rounds_, own ? ++own_calls_ : 0};
-      for (int k = 0; k < 2; ++k) {
-        if (!lags[k]) continue;
-        if (!lags[k]->iterate(calls[k], prm_.lagrangian_refresh, best_cost_, &lag_rng_, &stop_)) return false;
-        if (calls[k] % 2 == 0) {
+      // A pass of either, and now and then its bound offered.
+      auto pass = [&](LagrangianBound* lag, int64_t call, double* best) {
+        if (!lag->iterate(call, prm_.lagrangian_refresh, best_cost_, &lag_rng_, &stop_)) return false;
+        if (call % 2 == 0) {
           double mag = 0;
-          const double lb = lags[k]->bound(&mag);
+          const double lb = lag->bound(&mag);
           offer_double_bound(lb, mag);
-          if (std::isfinite(lb)) lag_best_[k] = std::max(lag_best_[k], lb);
+          if (std::isfinite(lb)) *best = std::max(*best, lb);
         }
-      }
+        return true;
+      };
+      if (!pass(&lag_answers_, rounds_, &lag_best_[0])) return false;
+      // lag_own_ every other round while its bound is the higher one, every
+      // eighth otherwise: its pass is thread 0's time taken from the search,
+      // spent where the other bound leads only to keep a chance of catching up.
+      const int own_every = lag_best_[1] >= lag_best_[0] ? 2 : 8;
+      if (rounds_ % own_every == 1 && !pass(&lag_own_, ++own_calls_, &lag_best_[1])) return false;
     }
     return true;
   }
