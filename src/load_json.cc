@@ -22,6 +22,7 @@
 #include <stdexcept>
 
 #include "json_push_parser.h"
+#include "search_form.h"
 
 namespace iopddl {
 namespace {
@@ -553,7 +554,9 @@ Status check_and_finalize(Handler& h, Problem* out) {
                            std::to_string(i) + "] has " + std::to_string(kc) + " entries, problem.nodes.usages[" +
                            std::to_string(i) + "] has " + std::to_string(ku));
   }
-  return finalize_problem(out);
+  const Status st = finalize_problem(out);
+  if (st.ok) store_edges_for_search(out);
+  return st;
 }
 
 }  // namespace

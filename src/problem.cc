@@ -128,13 +128,10 @@ class Digest {
 }  // namespace
 
 std::vector<int64_t> edge_cost_array(const Problem& p) {
-  if (!p.edge_blocks) return p.edge_cost;
+  if (!p.edge_blocks && p.edge_form == EdgeForm::kIntegers) return p.edge_cost;
   std::vector<int64_t> all;
   all.reserve(size_t(p.edge_entries()));
-  for (int e = 0; e < p.num_edges(); ++e) {
-    const int64_t* M = p.edge_matrix(e);
-    all.insert(all.end(), M, M + (p.edge_cost_offset[size_t(e) + 1] - p.edge_cost_offset[size_t(e)]));
-  }
+  for (int e = 0; e < p.num_edges(); ++e) p.for_each_entry(e, [&all](int64_t c) { all.push_back(c); });
   return all;
 }
 
@@ -154,11 +151,7 @@ std::string problem_digest(const Problem& p) {
   d.array(p.edge_cost_offset);
   // The matrices in edge order, as one array (wherever they are kept).
   d.word(p.edge_entries());
-  for (int e = 0; e < p.num_edges(); ++e) {
-    const int64_t* M = p.edge_matrix(e);
-    const uint64_t len = p.edge_cost_offset[size_t(e) + 1] - p.edge_cost_offset[size_t(e)];
-    for (uint64_t k = 0; k < len; ++k) d.word(uint64_t(M[k]));
-  }
+  for (int e = 0; e < p.num_edges(); ++e) p.for_each_entry(e, [&d](int64_t c) { d.word(uint64_t(c)); });
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)d.value());
   return buf;

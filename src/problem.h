@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -13,13 +14,19 @@ namespace iopddl {
 // Edge matrices as the loader reads them: in blocks, each matrix whole inside
 // one block, never moved into one array. (In WebAssembly, whose memory never
 // shrinks, that move cost more than a second on a 1.3 GB file and left the
-// blocks behind as holes as large as the array.) Never written after the load,
-// so copies of a Problem share it.
+// blocks behind as holes as large as the array.) Never written after the load
+// (which may leave them in the search's form, search_form.h), so copies of a
+// Problem share it.
 struct EdgeCostBlocks {
   std::vector<std::unique_ptr<int64_t[]>> blocks;
   std::vector<const int64_t*> matrix;  // per edge, into `blocks`
   uint64_t entries = 0;                // all matrices' entries together
 };
+
+// How the edge matrices' 8-byte entries are kept: as the input's integers, or
+// in the search's form (search_form.h: doubles, every forbidden entry at
+// `forbidden_as`), which lets the search read them in place.
+enum class EdgeForm : uint8_t { kIntegers, kSearchDoubles };
 
 struct Problem {
   std::string name;
@@ -32,7 +39,7 @@ struct Problem {
   std::vector<uint64_t> strategy_offset{0};
   std::vector<int64_t> node_cost, node_usage;
 
-  // Edges: cost of (s_u, s_v) at entry s_u * K_v + s_v of edge_matrix(e). The
+  // Edges: cost of (s_u, s_v) at entry s_u * K_v + s_v of edge e's matrix. The
   // matrices are either in `edge_cost`, edge e's at edge_cost_offset[e]
   // (problems built in code, files read into a reserved array), or in
   // `edge_blocks` (the loader's other inputs); edge_cost_offset counts entries
@@ -41,6 +48,9 @@ struct Problem {
   std::vector<uint64_t> edge_cost_offset{0};
   std::vector<int64_t> edge_cost;
   std::shared_ptr<const EdgeCostBlocks> edge_blocks;
+  EdgeForm edge_form = EdgeForm::kIntegers;
+  double forbidden_as = 0;      // in the search's form: a forbidden entry's stored value,
+  int64_t forbidden_value = 0;  // and the input's value for it
 
   // Compressed time: the distinct interval endpoints, sorted. Segment k is
   // [time_point[k], time_point[k+1]); node i covers segments [seg_lo, seg_hi).
@@ -53,12 +63,34 @@ struct Problem {
   int num_strategies(int i) const { return int(strategy_offset[i + 1] - strategy_offset[i]); }
   int64_t cost(int i, int s) const { return node_cost[strategy_offset[i] + s]; }
   int64_t usage(int i, int s) const { return node_usage[strategy_offset[i] + s]; }
-  const int64_t* edge_matrix(int e) const {
+  // Edge e's storage, in whichever form (edge_entry() reads it either way).
+  const int64_t* edge_words(int e) const {
     return edge_blocks ? edge_blocks->matrix[size_t(e)] : edge_cost.data() + edge_cost_offset[e];
   }
+  // Edge e's matrix as the search reads it; only in the search's form.
+  const double* edge_doubles(int e) const { return std::launder(reinterpret_cast<const double*>(edge_words(e))); }
+  uint64_t edge_size(int e) const { return edge_cost_offset[size_t(e) + 1] - edge_cost_offset[size_t(e)]; }
   uint64_t edge_entries() const { return edge_blocks ? edge_blocks->entries : edge_cost.size(); }
+  // Entry k of edge e's matrix, as the input gave it.
+  int64_t edge_entry_at(int e, uint64_t k) const {
+    if (edge_form == EdgeForm::kIntegers) return edge_words(e)[k];
+    const double d = edge_doubles(e)[k];
+    return d == forbidden_as ? forbidden_value : int64_t(d);
+  }
   int64_t edge_entry(int e, int su, int sv) const {
-    return edge_matrix(e)[uint64_t(su) * num_strategies(edge_v[e]) + sv];
+    return edge_entry_at(e, uint64_t(su) * num_strategies(edge_v[e]) + sv);
+  }
+  // f(entry) for every entry of edge e's matrix in order, as the input gave it.
+  template <class F>
+  void for_each_entry(int e, F&& f) const {
+    const uint64_t len = edge_size(e);
+    if (edge_form == EdgeForm::kIntegers) {
+      const int64_t* M = edge_words(e);
+      for (uint64_t k = 0; k < len; ++k) f(M[k]);
+    } else {
+      const double* M = edge_doubles(e);
+      for (uint64_t k = 0; k < len; ++k) f(M[k] == forbidden_as ? forbidden_value : int64_t(M[k]));
+    }
   }
   int64_t limit_or_max() const { return has_usage_limit ? usage_limit : INT64_MAX; }
   uint64_t total_strategies() const { return node_cost.size(); }

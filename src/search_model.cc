@@ -2,29 +2,13 @@
 
 #include <algorithm>
 
+#include "search_form.h"
+
 namespace iopddl {
 
 void SearchModel::build(const Problem& problem) {
   p = &problem;
-  {
-    // 1 + the sum of every node's and edge's largest finite entry, capped.
-    double total = 1;
-    for (int i = 0; i < problem.num_nodes(); ++i) {
-      int64_t mx = 0;
-      for (int s = 0; s < problem.num_strategies(i); ++s)
-        if (problem.cost(i, s) < kForbiddenThreshold) mx = std::max(mx, problem.cost(i, s));
-      total += double(mx);
-    }
-    for (int e = 0; e < problem.num_edges(); ++e) {
-      int64_t mx = 0;
-      const int64_t* M = problem.edge_matrix(e);
-      const uint64_t len = problem.edge_cost_offset[e + 1] - problem.edge_cost_offset[e];
-      for (uint64_t k = 0; k < len; ++k)
-        if (M[k] < kForbiddenThreshold) mx = std::max(mx, M[k]);
-      total += double(mx);
-    }
-    big = std::min(std::max(total, 1e6), 1e15);
-  }
+  big = problem.edge_form == EdgeForm::kSearchDoubles ? problem.forbidden_as : forbidden_cost_for_search(problem);
   n = problem.num_nodes();
   limit = problem.limit_or_max();
   adj_off.assign(n + 1, 0);
@@ -56,7 +40,7 @@ void SearchModel::build(const Problem& problem) {
     for (int s = 0; s < problem.num_strategies(i); ++s) dom.push_back(s);
     dom_off[i + 1] = uint32_t(dom.size());
   }
-  mat_off.clear();
+  mat_at.clear();
   mat.clear();
   build_order();
 }
@@ -84,24 +68,39 @@ void SearchModel::build_order() {
 
 void SearchModel::build_matrices() {
   const Problem& P = *p;
-  mat_off.assign(P.num_edges() + 1, 0);
+  // An edge whose ends kept every strategy is read where the problem keeps it
+  // when that is in the search's form; the others are copied over their live
+  // domains.
+  std::vector<char> full(n);
+  for (int i = 0; i < n; ++i) {
+    full[i] = dom_size(i) == P.num_strategies(i);
+    for (int k = 0; full[i] && k < dom_size(i); ++k) full[i] = domain(i)[k] == k;
+  }
+  const bool shared = P.edge_form == EdgeForm::kSearchDoubles && P.forbidden_as == big;
+  auto in_place = [&](int e) { return shared && full[P.edge_u[e]] && full[P.edge_v[e]]; };
+  std::vector<uint64_t> off(P.num_edges() + 1, 0);
   for (int e = 0; e < P.num_edges(); ++e) {
     const int u = P.edge_u[e], v = P.edge_v[e];
-    mat_off[e + 1] = mat_off[e] + (u == v ? 0 : uint64_t(dom_size(u)) * dom_size(v));
+    off[e + 1] = off[e] + (u == v || in_place(e) ? 0 : uint64_t(dom_size(u)) * dom_size(v));
   }
-  mat.assign(mat_off.back(), 0.0);
+  mat.assign(off.back(), 0.0);
   mat.shrink_to_fit();
+  mat_at.assign(P.num_edges(), nullptr);
   for (int e = 0; e < P.num_edges(); ++e) {
     const int u = P.edge_u[e], v = P.edge_v[e];
     if (u == v) continue;
+    if (in_place(e)) {
+      mat_at[e] = P.edge_doubles(e);
+      continue;
+    }
     const int Ku = dom_size(u), Kv = dom_size(v);
     const int32_t *du = domain(u), *dv = domain(v);
-    const int64_t* M = P.edge_matrix(e);
     const uint64_t stride = uint64_t(P.num_strategies(v));
-    double* out = mat.data() + mat_off[e];
+    double* out = mat.data() + off[e];
+    mat_at[e] = out;
     for (int j = 0; j < Ku; ++j) {
-      const int64_t* row = M + uint64_t(du[j]) * stride;
-      for (int k = 0; k < Kv; ++k) out[uint64_t(j) * Kv + k] = value(row[dv[k]]);
+      const uint64_t row = uint64_t(du[j]) * stride;
+      for (int k = 0; k < Kv; ++k) out[uint64_t(j) * Kv + k] = value(P.edge_entry_at(e, row + dv[k]));
     }
   }
 }

@@ -31,8 +31,10 @@ struct SearchModel {
   std::vector<double> unary;
   // Edge matrices over the live domains as doubles (forbidden -> big), row =
   // the edge's u end: read by message passing and elimination in every thread,
-  // built once. Empty for self-loops.
-  std::vector<uint64_t> mat_off;  // per edge, + 1
+  // built once. Per edge, where its matrix is: the problem's own storage when
+  // that is in the search's form and both ends kept every strategy, else a copy
+  // in `mat`. Null for self-loops.
+  std::vector<const double*> mat_at;
   std::vector<double> mat;
   // The sweep order: nodes by their live interval (start, then end). In a
   // compiler's output that is nearly program order (on A exactly), so layers
@@ -55,16 +57,19 @@ struct SearchModel {
   void build(const Problem& problem);
   void build_matrices();  // over the current domains
   void build_order();     // `order`, from the intervals and the adjacency
-  const double* matrix(int e) const { return mat.data() + mat_off[e]; }
+  const double* matrix(int e) const { return mat_at[e]; }
   int dom_size(int i) const { return int(dom_off[i + 1] - dom_off[i]); }
   const int32_t* domain(int i) const { return dom.data() + dom_off[i]; }
   double node_cost(int i, int s) const { return unary[p->strategy_offset[i] + s]; }
   int64_t usage(int i, int s) const { return p->usage(i, s); }
-  // Cost of the incidence's edge with this node at `self` and the other at `other`.
+  // Cost of the incidence's edge with this node at `self` and the other at
+  // `other` (original strategy indices).
   double pair_cost(const Incidence& a, int self, int other) const {
     const Problem& q = *p;
-    return a.self_is_u ? value(q.edge_entry(a.edge, self, other))
-                       : value(q.edge_entry(a.edge, other, self));
+    const uint64_t k = a.self_is_u ? uint64_t(self) * q.num_strategies(a.other) + other
+                                   : uint64_t(other) * q.num_strategies(q.edge_v[a.edge]) + self;
+    if (q.edge_form == EdgeForm::kSearchDoubles && q.forbidden_as == big) return q.edge_doubles(a.edge)[k];
+    return value(q.edge_entry_at(a.edge, k));
   }
   int64_t pair_raw(const Incidence& a, int self, int other) const {
     return a.self_is_u ? p->edge_entry(a.edge, self, other) : p->edge_entry(a.edge, other, self);

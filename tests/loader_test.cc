@@ -465,7 +465,7 @@ TEST(Loader, EdgeMatricesStayWholeAcrossBlocks) {
   EXPECT_TRUE(whole.edge_cost.empty());
   EXPECT_EQ(edge_cost_array(whole), want);
   for (int e = 0; e < whole.num_edges(); ++e)
-    ASSERT_EQ(whole.edge_matrix(e)[0], want[whole.edge_cost_offset[size_t(e)]]) << e;
+    ASSERT_EQ(whole.edge_entry_at(e, 0), want[whole.edge_cost_offset[size_t(e)]]) << e;
   const std::string digest = problem_digest(whole);
 
   Problem pieces;
@@ -478,7 +478,7 @@ TEST(Loader, EdgeMatricesStayWholeAcrossBlocks) {
   Problem file;
   ASSERT_TRUE(load_problem_file(path, &file).ok);
   EXPECT_TRUE(file.edge_blocks == nullptr);  // read into the reserved array
-  EXPECT_EQ(file.edge_cost, want);
+  EXPECT_EQ(edge_cost_array(file), want);
   EXPECT_EQ(problem_digest(file), digest);
   std::ofstream(path + ".gz", std::ios::binary) << gzip(json);
   Problem gz;
