@@ -230,6 +230,7 @@ class Handler {
   Problem* p_;
   Column node_cost, node_usage, edge_cost;
   std::vector<const int64_t*> edge_rows;  // where each edge's matrix is (edge_cost's blocks)
+  EdgeCostSummary edge_summary;           // each edge's matrix, summed up as it ends
   std::vector<uint64_t> usage_offset{0};
   bool seen[12] = {};
 
@@ -390,10 +391,14 @@ class Handler {
       switch (fr.field) {
         case Field::kNodeCosts: p_->strategy_offset.push_back(node_cost.size()); break;
         case Field::kNodeUsages: usage_offset.push_back(node_usage.size()); break;
-        case Field::kEdgeCosts:
+        case Field::kEdgeCosts: {
+          const uint64_t start = p_->edge_cost_offset.back();
           p_->edge_cost_offset.push_back(edge_cost.size());
-          if (!edge_cost.direct()) edge_rows.push_back(edge_cost.end_row());
+          const int64_t* row = edge_cost.direct() ? p_->edge_cost.data() + start : edge_cost.end_row();
+          if (!edge_cost.direct()) edge_rows.push_back(row);
+          edge_summary.add_row(row, edge_cost.size() - start);
           break;
+        }
         default: break;
       }
       stack_.pop_back();
@@ -555,7 +560,8 @@ Status check_and_finalize(Handler& h, Problem* out) {
                            std::to_string(i) + "] has " + std::to_string(ku));
   }
   const Status st = finalize_problem(out);
-  if (st.ok) store_edges_for_search(out);
+  if (st.ok)
+    store_edges_for_search(out, h.edge_summary.edge_max.size() == size_t(out->num_edges()) ? &h.edge_summary : nullptr);
   return st;
 }
 

@@ -4,8 +4,9 @@
 //    elimination with the rest fixed, each node capped at its share of the
 //    memory slack, so that the answer always fits;
 //  - time windows: nodes alive at one moment (often the peak) and the nodes
-//    around them (breadth-first up to the window's size), priced by the memory prices and free to trade memory
-//    among themselves (kept only if the answer fits);
+//    around them (breadth-first up to the window's size), priced by the
+//    memory prices and free to trade memory among themselves (kept only if
+//    the answer fits);
 //  - ejections: one node moved to its best strategy regardless of memory, the
 //    overflow repaired at the least cost per unit of memory freed elsewhere.
 // Every move is polished by local search around what changed and kept only if

@@ -89,7 +89,10 @@ struct Problem {
       for (uint64_t k = 0; k < len; ++k) f(M[k]);
     } else {
       const double* M = edge_doubles(e);
-      for (uint64_t k = 0; k < len; ++k) f(M[k] == forbidden_as ? forbidden_value : int64_t(M[k]));
+      for (uint64_t k = 0; k < len; ++k) {
+        const int64_t c = int64_t(M[k]);  // forbidden_as is at most 10^15: exact
+        f(M[k] == forbidden_as ? forbidden_value : c);
+      }
     }
   }
   int64_t limit_or_max() const { return has_usage_limit ? usage_limit : INT64_MAX; }

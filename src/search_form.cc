@@ -40,32 +40,38 @@ double forbidden_cost_for_search(const Problem& p) {
   return forbidden_cost_from(p, edge_max);
 }
 
-bool store_edges_for_search(Problem* p) {
-  if (p->edge_form == EdgeForm::kSearchDoubles) return true;
-  constexpr int64_t kExact = int64_t(1) << 53;
-  bool seen_forbidden = false;
-  int64_t forbidden = 0, finite_max = 0;
-  std::vector<int64_t> edge_max(p->num_edges(), 0);
-  for (int e = 0; e < p->num_edges(); ++e) {
-    const int64_t* M = p->edge_words(e);
-    const uint64_t len = p->edge_size(e);
-    int64_t mx = 0;
-    for (uint64_t k = 0; k < len; ++k) {
-      const int64_t c = M[k];
-      if (c >= kForbiddenThreshold) {
-        if (seen_forbidden && c != forbidden) return false;
-        seen_forbidden = true;
-        forbidden = c;
-      } else {
-        if (c <= -kExact) return false;
-        mx = std::max(mx, c);
-      }
-    }
-    edge_max[e] = mx;
-    finite_max = std::max(finite_max, mx);
+// Without branches: whether an entry is forbidden is as good as random, and a
+// mispredicted branch per entry cost as much as the whole pass.
+void EdgeCostSummary::add_row(const int64_t* row, uint64_t len) {
+  int64_t mx = 0, mn = 0, fmin = INT64_MAX, fmax = INT64_MIN;
+  for (uint64_t k = 0; k < len; ++k) {
+    const int64_t c = row[k];
+    const bool forbidden = c >= kForbiddenThreshold;
+    mx = std::max(mx, forbidden ? 0 : c);
+    mn = std::min(mn, c);
+    fmin = std::min(fmin, forbidden ? c : INT64_MAX);
+    fmax = std::max(fmax, forbidden ? c : INT64_MIN);
   }
-  const double big = forbidden_cost_from(*p, edge_max);
-  if (finite_max >= kExact || double(finite_max) >= big) return false;
+  edge_max.push_back(mx);
+  finite_max = std::max(finite_max, mx);
+  finite_min = std::min(finite_min, mn);
+  forbidden_min = std::min(forbidden_min, fmin);
+  forbidden_max = std::max(forbidden_max, fmax);
+}
+
+bool store_edges_for_search(Problem* p, const EdgeCostSummary* summary) {
+  if (p->edge_form == EdgeForm::kSearchDoubles) return true;
+  EdgeCostSummary own;
+  if (!summary) {
+    for (int e = 0; e < p->num_edges(); ++e) own.add_row(p->edge_words(e), p->edge_size(e));
+    summary = &own;
+  }
+  constexpr int64_t kExact = int64_t(1) << 53;
+  if (summary->forbidden_min < summary->forbidden_max || summary->finite_min <= -kExact ||
+      summary->finite_max >= kExact)
+    return false;
+  const double big = forbidden_cost_from(*p, summary->edge_max);
+  if (double(summary->finite_max) >= big) return false;
   // Each entry becomes a double object in the same 8 bytes (placement new ends
   // the integer's lifetime), so that the search may read the rows as doubles.
   for (int e = 0; e < p->num_edges(); ++e) {
@@ -73,12 +79,13 @@ bool store_edges_for_search(Problem* p) {
     const uint64_t len = p->edge_size(e);
     for (uint64_t k = 0; k < len; ++k) {
       const int64_t c = M[k];
-      new (&M[k]) double(c >= kForbiddenThreshold ? big : double(c));
+      const double d = double(c);
+      new (&M[k]) double(c >= kForbiddenThreshold ? big : d);
     }
   }
   p->edge_form = EdgeForm::kSearchDoubles;
   p->forbidden_as = big;
-  p->forbidden_value = seen_forbidden ? forbidden : kForbiddenThreshold;
+  p->forbidden_value = summary->seen_forbidden() ? summary->forbidden_min : kForbiddenThreshold;
   return true;
 }
 
