@@ -76,8 +76,8 @@ void NeighbourhoodSearch::connected_window(Rng* rng, int size) {
 }
 
 // The nodes alive at one moment (the peak half the time, else a random moment
-// of a random node's life), a random subset of half the size, plus the nodes
-// around them so that connected changes can happen together.
+// of a random node's life), a random subset of half the size, plus their
+// neighbours so that connected changes can happen together.
 void NeighbourhoodSearch::time_window(Rng* rng, int size) {
   const SearchModel& m = *m_;
   window_.clear();
@@ -99,34 +99,9 @@ void NeighbourhoodSearch::time_window(Rng* rng, int size) {
   for (size_t k = alive.size(); k > 1; --k) std::swap(alive[k - 1], alive[rng->below(uint32_t(k))]);
   const size_t core = std::min<size_t>(alive.size(), size_t(std::max(1, size / 2)));
   for (size_t k = 0; k < core; ++k) take(alive[k], size_t(2 * size), nullptr);
-  if (m.params.time_window_grow) {
-    grow(core, size);
-    return;
-  }
   for (size_t k = 0; k < core && int(window_.size()) < size; ++k) {
     const int x = alive[k];
     for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) take(m.adj[a].other, size_t(2 * size), nullptr);
-  }
-}
-
-// Grows the window breadth-first from the first `core` nodes of touched_ to
-// about `size` nodes. The alive nodes' neighbours alone often fall far short
-// of the size when few nodes are alive, and a trade of memory at one moment
-// often has to run on along a chain of nodes (each edge a resharding cost)
-// that lives well beyond that moment.
-void NeighbourhoodSearch::grow(size_t core, int size) {
-  const SearchModel& m = *m_;
-  touched_.resize(core);
-  for (int x : touched_) seen_[x] = clock_;
-  for (size_t head = 0; head < touched_.size() && int(window_.size()) < size; ++head) {
-    const int x = touched_[head];
-    for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
-      const int o = m.adj[a].other;
-      if (seen_[o] == clock_) continue;
-      seen_[o] = clock_;
-      take(o, size_t(2 * size), nullptr);
-      touched_.push_back(o);
-    }
   }
 }
 

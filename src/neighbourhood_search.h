@@ -3,10 +3,9 @@
 //  - connected windows: a connected set of 16..1024 nodes re-solved exactly by
 //    elimination with the rest fixed, each node capped at its share of the
 //    memory slack, so that the answer always fits;
-//  - time windows: nodes alive at one moment (often the peak) and the nodes
-//    around them (breadth-first up to the window's size), priced by the
-//    memory prices and free to trade memory among themselves (kept only if
-//    the answer fits);
+//  - time windows: nodes alive at one moment (often the peak) and their
+//    neighbours, priced by the memory prices and free to trade memory
+//    among themselves (kept only if the answer fits);
 //  - ejections: one node moved to its best strategy regardless of memory, the
 //    overflow repaired at the least cost per unit of memory freed elsewhere.
 // Every move is polished by local search around what changed and kept only if
@@ -66,7 +65,6 @@ class NeighbourhoodSearch {
   // within `cap` nodes; members join the frontier (when given) too.
   void take(int x, size_t cap, std::vector<int32_t>* frontier);
   void time_window(Rng* rng, int size);
-  void grow(size_t core, int size);
   void slack_caps(bool shared);
   bool ejection(Rng* rng, const std::function<bool()>& stop);
   bool window_move(int kind, const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,

@@ -50,7 +50,6 @@ namespace iopddl {
   X(unpriced_window_every, int, 4, 1, 1000000, "one connected window in this many is solved without memory prices") \
   X(full_slack_window_share, double, 0.5, 0.0, 1.0,                                                              \
     "share of connected windows first solved with each node capped at the whole slack over its interval (kept only if the answer fits; else the slack is shared)") \
-  X(time_window_grow, int, 1, 0, 1, "time windows grow breadth-first to their size (0: the alive nodes' neighbours only)") \
   X(window_price_tries, int, 3, 1, 100,                                                                         \
     "a priced time window whose answer does not fit is solved again with doubled prices, up to this many times in all") \
   /* elimination (elimination.cc) */                                                                            \
