@@ -29,15 +29,18 @@ double forbidden_cost_from(const Problem& p, const std::vector<int64_t>& edge_ma
   return std::min(std::max(total, 1e6), 1e15);
 }
 
+// The summary of matrices still in integers, edge by edge.
+EdgeCostSummary summarize(const Problem& p) {
+  EdgeCostSummary summary;
+  for (int e = 0; e < p.num_edges(); ++e) summary.add_row(p.edge_words(e), p.edge_size(e));
+  return summary;
+}
+
 }  // namespace
 
 double forbidden_cost_for_search(const Problem& p) {
-  std::vector<int64_t> edge_max(p.num_edges(), 0);
-  for (int e = 0; e < p.num_edges(); ++e)
-    p.for_each_entry(e, [&mx = edge_max[e]](int64_t c) {
-      if (c < kForbiddenThreshold) mx = std::max(mx, c);
-    });
-  return forbidden_cost_from(p, edge_max);
+  if (p.edge_form == EdgeForm::kSearchDoubles) return p.forbidden_as;
+  return forbidden_cost_from(p, summarize(p).edge_max);
 }
 
 // Without branches: whether an entry is forbidden is as good as random, and a
@@ -63,7 +66,7 @@ bool store_edges_for_search(Problem* p, const EdgeCostSummary* summary) {
   if (p->edge_form == EdgeForm::kSearchDoubles) return true;
   EdgeCostSummary own;
   if (!summary) {
-    for (int e = 0; e < p->num_edges(); ++e) own.add_row(p->edge_words(e), p->edge_size(e));
+    own = summarize(*p);
     summary = &own;
   }
   constexpr int64_t kExact = int64_t(1) << 53;

@@ -14,7 +14,8 @@ namespace iopddl {
 // What a forbidden entry costs in the search: more than every finite entry
 // together (1 + the sum of each node's and each edge's largest finite cost), so
 // fewer forbidden entries always wins, yet at most 10^15, so that doubles keep
-// the finite part exact and messages stay meaningful.
+// the finite part exact and messages stay meaningful. For matrices already in
+// the search's form, the value they were stored with.
 double forbidden_cost_for_search(const Problem& p);
 
 // What the rewrite below needs to know of the matrices, gathered row by row

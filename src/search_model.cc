@@ -8,7 +8,7 @@ namespace iopddl {
 
 void SearchModel::build(const Problem& problem) {
   p = &problem;
-  big = problem.edge_form == EdgeForm::kSearchDoubles ? problem.forbidden_as : forbidden_cost_for_search(problem);
+  big = forbidden_cost_for_search(problem);  // in the search's form: the stored one, so entries read in place
   n = problem.num_nodes();
   limit = problem.limit_or_max();
   adj_off.assign(n + 1, 0);
@@ -76,7 +76,7 @@ void SearchModel::build_matrices() {
     full[i] = dom_size(i) == P.num_strategies(i);
     for (int k = 0; full[i] && k < dom_size(i); ++k) full[i] = domain(i)[k] == k;
   }
-  const bool shared = P.edge_form == EdgeForm::kSearchDoubles && P.forbidden_as == big;
+  const bool shared = P.edge_form == EdgeForm::kSearchDoubles;
   auto in_place = [&](int e) { return shared && full[P.edge_u[e]] && full[P.edge_v[e]]; };
   std::vector<uint64_t> off(P.num_edges() + 1, 0);
   for (int e = 0; e < P.num_edges(); ++e) {

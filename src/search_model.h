@@ -68,7 +68,7 @@ struct SearchModel {
     const Problem& q = *p;
     const uint64_t k = a.self_is_u ? uint64_t(self) * q.num_strategies(a.other) + other
                                    : uint64_t(other) * q.num_strategies(q.edge_v[a.edge]) + self;
-    if (q.edge_form == EdgeForm::kSearchDoubles && q.forbidden_as == big) return q.edge_doubles(a.edge)[k];
+    if (q.edge_form == EdgeForm::kSearchDoubles) return q.edge_doubles(a.edge)[k];
     return value(q.edge_entry_at(a.edge, k));
   }
   int64_t pair_raw(const Incidence& a, int self, int other) const {

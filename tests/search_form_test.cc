@@ -110,7 +110,13 @@ TEST(SearchForm, KeepsIntegersWhenDoublesWouldLoseAnything) {
 TEST(SearchForm, TheLoaderStoresContestFilesForTheSearch) {
   const Problem p = test_support::load("example.json");
   EXPECT_EQ(p.edge_form, EdgeForm::kSearchDoubles);
-  EXPECT_EQ(p.forbidden_as, forbidden_cost_for_search(p));
+  // Stored with the forbidden cost the same problem in integers gets.
+  Problem ints = p;
+  ints.edge_cost = edge_cost_array(p);
+  ints.edge_blocks = nullptr;
+  ints.edge_form = EdgeForm::kIntegers;
+  EXPECT_EQ(p.forbidden_as, forbidden_cost_for_search(ints));
+  EXPECT_EQ(problem_digest(ints), problem_digest(p));
 }
 
 }  // namespace
