@@ -321,6 +321,7 @@ int main(int argc, char** argv) {
     std::printf(" %lld of %lld strategies removed, %lld threads\n", (long long)s.strategies_removed,
                 (long long)s.strategies_total, (long long)s.threads);
     if (print_stats) {
+      std::printf("# model and exact reductions in %.3f s\n", s.reduce_seconds);
       std::printf("# tied groups %lld (%lld nodes), contracted problem %lld nodes\n", (long long)s.tied_groups,
                   (long long)s.tied_nodes, (long long)s.contracted_nodes);
       std::printf("# %-22s %12s %10s %10s  %s\n", "mechanism", "tried", "improved", "seconds", "what");

@@ -14,6 +14,26 @@ void LocalSearch::init(const SearchModel& m, const TiedGroups* groups) {
   std::sort(by_start_.begin(), by_start_.end(),
             [&](int a, int b) { return m.p->seg_lo[a] < m.p->seg_lo[b]; });
   queued_.assign(m.n, 0);
+  alive_at_ = -1;
+  alive_.clear();
+  delta_cache_.assign(m.dom.size(), 0.0);
+  cached_.assign(m.n, 0);
+  cache_epoch_ = 0;
+}
+
+void LocalSearch::gather_alive(int t) {
+  if (t == alive_at_) return;
+  alive_.clear();
+  for (int i : by_start_) {
+    if (m_->p->seg_lo[i] > t) break;
+    if (m_->p->seg_hi[i] > t) alive_.push_back(i);
+  }
+  alive_at_ = t;
+}
+
+void LocalSearch::moved(int i) {
+  cached_[i] = 0;
+  for (uint32_t a = m_->adj_off[i]; a < m_->adj_off[i + 1]; ++a) cached_[m_->adj[a].other] = 0;
 }
 
 int64_t LocalSearch::descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop) {
@@ -86,6 +106,13 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
                          std::vector<std::pair<int, int>>* log) {
   const SearchModel& m = *m_;
   if (m.p->num_segments() == 0) return true;
+  // A node's move deltas depend only on its own and its neighbours'
+  // strategies: they are kept from one step to the next and recomputed only
+  // around what moved.
+  if (++cache_epoch_ == 0) {
+    std::fill(cached_.begin(), cached_.end(), 0);
+    cache_epoch_ = 1;
+  }
   while (st->peak() > m.limit) {
     if (should_stop()) return false;
     const int t = st->usage.argmax();
@@ -106,15 +133,19 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
           (clean == best.clean && (score < best.score || (score == best.score && red > best.red))))
         best = {clean, delta, score, red, node, group, choice};
     };
-    for (int i : by_start_) {
-      if (m.p->seg_lo[i] > t) break;
-      if (m.p->seg_hi[i] <= t) continue;
+    gather_alive(t);
+    for (int i : alive_) {
       const int64_t cu = m.usage(i, st->s[i]);
       const int32_t* d = m.domain(i);
+      double* cache = &delta_cache_[m.dom_off[i]];
+      const bool fresh = cached_[i] == cache_epoch_;
       for (int k = 0; k < m.dom_size(i); ++k) {
         const int64_t red = cu - m.usage(i, d[k]);
-        if (red > 0) consider(st->move_delta(i, d[k]), red, i, -1, d[k]);
+        if (red <= 0) continue;
+        if (!fresh) cache[k] = st->move_delta(i, d[k]);
+        consider(cache[k], red, i, -1, d[k]);
       }
+      cached_[i] = cache_epoch_;
     }
     // Tied groups with a member alive at t: the whole group to a choice that
     // lowers usage at t and raises no member's usage anywhere.
@@ -122,10 +153,9 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
       const TiedGroups& G = *group_moves_.groups();
       if (group_seen_.size() != size_t(G.size())) group_seen_.assign(G.size(), 0);
       ++stamp_;
-      for (int i : by_start_) {
-        if (m.p->seg_lo[i] > t) break;
+      for (int i : alive_) {
         const int g = G.group_of(i);
-        if (m.p->seg_hi[i] <= t || g < 0 || group_seen_[g] == stamp_) continue;
+        if (g < 0 || group_seen_[g] == stamp_) continue;
         group_seen_[g] = stamp_;
         group_moves_.deltas(*st, g, &delta_, &raises_);
         if (group_moves_.counts) ++group_moves_.counts->tried;
@@ -142,13 +172,17 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
       }
     }
     if (best.group >= 0) {
-      group_moves_.apply(st, best.group, best.choice, best.delta, log);
+      group_log_.clear();
+      group_moves_.apply(st, best.group, best.choice, best.delta, &group_log_);
+      for (const auto& mv : group_log_) moved(mv.first);
+      if (log) log->insert(log->end(), group_log_.begin(), group_log_.end());
       if (group_moves_.counts) ++group_moves_.counts->improved;
       continue;
     }
     if (best.node < 0) return false;
     if (log) log->push_back({best.node, st->s[best.node]});
     st->apply(best.node, best.choice, best.delta);
+    moved(best.node);
   }
   return true;
 }

@@ -48,6 +48,17 @@ class LocalSearch {
   int32_t stamp_ = 0;
   std::vector<double> delta_;
   std::vector<char> raises_;
+  // repair(): the nodes alive at segment alive_at_ (in by_start_'s order),
+  // and each node's move deltas (indexed like the model's domains), valid
+  // while cached_[i] == cache_epoch_.
+  int alive_at_ = -1;
+  std::vector<int32_t> alive_;
+  std::vector<double> delta_cache_;
+  std::vector<uint32_t> cached_;
+  uint32_t cache_epoch_ = 0;
+  std::vector<std::pair<int, int>> group_log_;
+  void gather_alive(int t);
+  void moved(int i);  // node i's strategy changed: its deltas and its neighbours' are stale
 };
 
 }  // namespace iopddl

@@ -174,6 +174,7 @@ TEST_F(Cli, StatsPrintsEveryMechanism) {
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   expect_contest_output(r);
   EXPECT_NE(r.out.find("# tied groups "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# model and exact reductions in "), std::string::npos) << r.out;
   for (int k = 0; k < kMechanismCount; ++k) {
     const std::string name = kMechanismInfo[k].name;
     const size_t at = r.out.find("# " + name + " ");

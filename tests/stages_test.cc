@@ -267,6 +267,72 @@ TEST(LocalSearch, DescentEndsAtAFittingLocalOptimumAndRepairFits) {
   EXPECT_GT(repairs, 50);
 }
 
+// Repair keeps each node's move deltas from one step to the next and
+// recomputes them only around what moved. Replayed step by step from fresh
+// deltas, every move it made is one of the best at its step: fitting-pair
+// moves first, then least cost per unit of the needed memory freed at the peak.
+TEST(LocalSearch, RepairWithKeptDeltasPicksAFreshBestMoveAtEveryStep) {
+  int steps = 0, repairs = 0;
+  for (uint64_t seed = 1; seed <= 20000; ++seed) {
+    Problem p;
+    SearchModel m;
+    if (!prepared(seed, &p, &m)) continue;
+    LocalSearch ls;
+    ls.init(m);
+    // Two repairs through the same object, so kept deltas of the first call
+    // cannot leak into the second.
+    for (int round = 0; round < 2; ++round) {
+      SearchState st;
+      st.init(m, round == 0 ? largest_usage(m) : least_usage(m));
+      if (round == 1) {
+        Rng rng(seed);
+        for (int i = 0; i < m.n; ++i)
+          if (rng.below(2)) st.set(i, m.domain(i)[rng.below(uint32_t(m.dom_size(i)))]);
+      }
+      if (st.within_limit()) continue;
+      SearchState replay = st;
+      std::vector<std::pair<int, int>> log;
+      if (!ls.repair(&st, [] { return false; }, &log)) continue;
+      ++repairs;
+      for (size_t j = 0; j < log.size(); ++j) {
+        const int i = log[j].first;
+        ASSERT_EQ(replay.s[i], log[j].second) << "seed " << seed;
+        int to = st.s[i];  // the strategy it took: its next logged old one, or its final one
+        for (size_t k = j + 1; k < log.size(); ++k)
+          if (log[k].first == i) {
+            to = log[k].second;
+            break;
+          }
+        const int t = replay.usage.argmax();
+        const int64_t excess = replay.peak() - m.limit;
+        ASSERT_GT(excess, 0) << "seed " << seed;
+        auto rank = [&](int x, int y) {  // (fits, score) of moving x to y, fresh
+          const double delta = replay.move_delta(x, y);
+          const int64_t red = m.usage(x, replay.s[x]) - m.usage(x, y);
+          return std::make_pair(delta < 0.5 * m.big ? 0 : 1, delta / double(std::min(red, excess)));
+        };
+        std::pair<int, double> best{2, 0};
+        for (int x = 0; x < m.n; ++x) {
+          if (!m.has_interval(x) || p.seg_lo[x] > t || p.seg_hi[x] <= t) continue;
+          for (int k = 0; k < m.dom_size(x); ++k) {
+            const int y = m.domain(x)[k];
+            if (m.usage(x, replay.s[x]) - m.usage(x, y) <= 0) continue;
+            best = std::min(best, rank(x, y));
+          }
+        }
+        const auto took = rank(i, to);
+        ASSERT_EQ(took.first, best.first) << "seed " << seed << " step " << j;
+        ASSERT_NEAR(took.second, best.second, 1e-9 * (1 + std::fabs(best.second))) << "seed " << seed << " step " << j;
+        replay.set(i, to);
+        ++steps;
+      }
+      ASSERT_EQ(replay.s, st.s) << "seed " << seed;
+    }
+  }
+  EXPECT_GT(repairs, 500);
+  EXPECT_GT(steps, 1000);
+}
+
 // Every answer the neighbourhood search reports fits, is costed right and is
 // strictly better than the one before; it never reports a worse answer.
 TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswers) {
