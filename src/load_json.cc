@@ -630,6 +630,7 @@ struct ProblemLoader::Impl {
   JsonPushParser<Handler> parser;
   Status status;            // the first error; sticky
   bool format_known = false, gz = false;
+  bool inflated_by_caller = false;  // gz, and what is pushed is the decompressed JSON
   std::string head;         // the first byte, until the format is known
   uint64_t bytes_in = 0;
   std::unique_ptr<Inflater> inflater;  // gzip input
@@ -686,7 +687,7 @@ struct ProblemLoader::Impl {
         std::string first = head + std::string(d, 1);
         Status st = start(first.data(), first.size());
         if (!st) return st;
-        st = gz ? inflate_piece(head.data(), head.size()) : feed_json(head.data(), head.size());
+        st = inflater ? inflate_piece(head.data(), head.size()) : feed_json(head.data(), head.size());
         if (!st) return st;
         head.clear();
       } else {
@@ -694,7 +695,7 @@ struct ProblemLoader::Impl {
         if (!st) return st;
       }
     }
-    return gz ? inflate_piece(d, n) : feed_json(d, n);
+    return inflater ? inflate_piece(d, n) : feed_json(d, n);
   }
 
   Status finish(Problem* out) {
@@ -705,7 +706,7 @@ struct ProblemLoader::Impl {
       if (st) st = feed_json(head.data(), head.size());
       if (!st) return st;
     }
-    if (gz && inflater) {  // (a pipelined file checked its own)
+    if (inflater) {  // (a pipelined file checked its own; a caller inflating, too)
       Status st = inflater->finish();
       if (!st) return fail(st);
     }
@@ -725,12 +726,12 @@ ProblemLoader::~ProblemLoader() = default;
 // becomes a message (a WebAssembly build without exception support aborts
 // instead, as it would anyway).
 Status ProblemLoader::out_of_memory() {
-  const bool gz = impl_->gz;
+  const char* what = !impl_->gz ? "input" : impl_->inflated_by_caller ? "decompressed JSON" : "gzip input";
   const uint64_t in = impl_->bytes_in;
   const std::string source = impl_->source;
   impl_->problem = Problem();
   impl_->status = Status::Error(source + ": out of memory while loading the problem (after " + std::to_string(in) +
-                                    " bytes of " + (gz ? "gzip input" : "input") + ")",
+                                    " bytes of " + what + ")",
                                 StatusCode::kOutOfMemory);
   return impl_->status;
 }
@@ -767,6 +768,14 @@ void ProblemLoader::expect_json_bytes(uint64_t json_bytes) {
 }
 
 uint64_t ProblemLoader::bytes_in() const { return impl_->bytes_in; }
+
+void ProblemLoader::input_inflated_by_caller() {
+  Impl& im = *impl_;
+  if (im.bytes_in > 0) return;
+  im.format_known = true;
+  im.gz = true;
+  im.inflated_by_caller = true;
+}
 
 #ifndef __EMSCRIPTEN__
 // Inflating takes about as long as parsing: a second thread reads and inflates

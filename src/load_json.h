@@ -30,11 +30,17 @@ class ProblemLoader {
   // not for WebAssembly, whose memory is committed when reserved.
   void expect_json_bytes(uint64_t json_bytes);
 
+  // The bytes to come are a gzip input already inflated by the caller (a
+  // platform's own zlib): they are parsed as JSON, never inflated again, and
+  // messages place errors in the decompressed JSON, as for gzip pushed here.
+  // Before the first push.
+  void input_inflated_by_caller();
+
   Status push(const char* data, size_t n);
   // The input has ended: checks the document and moves the problem into `out`.
   Status finish(Problem* out);
 
-  uint64_t bytes_in() const;  // bytes pushed (compressed, for gzip)
+  uint64_t bytes_in() const;  // bytes pushed (compressed, for gzip inflated here)
 
  private:
   struct Impl;

@@ -681,6 +681,35 @@ TEST(Loader, SyntaxErrorOffsetsInGzipRefertoTheDecompressedText) {
   EXPECT_TRUE(Rejects(gzip("{\"problem\" 5}"), {"byte 11 of the decompressed JSON"}));
 }
 
+// A caller with its own zlib (the npm package in Node) pushes gzip already
+// inflated: the loader parses it as JSON, never inflates it a second time, and
+// words its messages as for gzip inflated here.
+TEST(Loader, GzipInflatedByTheCallerIsParsedAsTheDecompressedJson) {
+  auto load_inflated = [](const std::string& text, Problem* p) {
+    ProblemLoader loader(kSource);
+    loader.input_inflated_by_caller();
+    for (size_t at = 0; at < text.size(); at += 5) {
+      Status st = loader.push(text.data() + at, std::min<size_t>(5, text.size() - at));
+      if (!st) return st;
+    }
+    return loader.finish(p);
+  };
+  const std::string json = tricky_document();
+  Problem want, got;
+  ASSERT_TRUE(load(json, &want).ok);
+  Status st = load_inflated(json, &got);
+  ASSERT_TRUE(st.ok) << st.message;
+  EXPECT_EQ(problem_digest(got), problem_digest(want));
+  // The same messages as for the gzip inflated here.
+  for (const std::string bad : {std::string("{\"problem\" 5}"), json.substr(0, json.size() / 2), gzip(json)}) {
+    Problem a, b;
+    const Status here = load(gzip(bad), &a), there = load_inflated(bad, &b);
+    ASSERT_FALSE(here.ok) << bad;
+    EXPECT_EQ(there.message, here.message) << bad;
+  }
+  EXPECT_NE(load_inflated("{\"problem\" 5}", &got).message.find("byte 11 of the decompressed JSON"), std::string::npos);
+}
+
 // --- Types and numbers ------------------------------------------------------
 
 TEST(Loader, RejectsWrongTypes) {

@@ -399,6 +399,8 @@ class LoaderHandle {
   std::string error() const { return error_; }
   bool out_of_memory() const { return out_of_memory_; }
   double bytes_in() const { return double(loader_.bytes_in()); }
+  // The pieces to come are gzip inflated by JavaScript's platform.
+  void input_inflated_by_caller() { loader_.input_inflated_by_caller(); }
   ProblemHandle take_problem() { return std::move(problem_); }
 
  private:
@@ -590,6 +592,7 @@ EMSCRIPTEN_BINDINGS(iopddl) {
       .function("error", &LoaderHandle::error)
       .function("outOfMemory", &LoaderHandle::out_of_memory)
       .function("bytesIn", &LoaderHandle::bytes_in)
+      .function("inputInflatedByCaller", &LoaderHandle::input_inflated_by_caller)
       .function("takeProblem", &LoaderHandle::take_problem);
   class_<ProblemHandle>("ProblemHandle")
       .function("valid", &ProblemHandle::valid)

@@ -109,6 +109,47 @@ function* slices(bytes) {
   for (let at = 0; at < bytes.length; at += PIECE) yield bytes.subarray(at, Math.min(bytes.length, at + PIECE));
 }
 
+// The first bytes of a stream of pieces (up to two, enough for gzip's magic
+// number), read ahead, and the same pieces from the start.
+async function peeked(pieces) {
+  const it = typeof pieces[Symbol.asyncIterator] === 'function' ? pieces[Symbol.asyncIterator]() : pieces[Symbol.iterator]();
+  const ahead = [];
+  let head = [];
+  let done = false;
+  while (head.length < 2) {
+    const r = await it.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    ahead.push(r.value);
+    head = head.concat(Array.from(r.value.subarray(0, 2 - head.length)));
+  }
+  const close = async () => {
+    if (!done && typeof it.return === 'function') await it.return();
+  };
+  return {
+    head,
+    close,  // for pieces never read
+    pieces: (async function* () {
+      try {
+        yield* ahead;
+        if (done) return;
+        for (;;) {
+          const r = await it.next();
+          if (r.done) {
+            done = true;
+            return;
+          }
+          yield r.value;
+        }
+      } finally {
+        await close();
+      }
+    })(),
+  };
+}
+
 // `owned`: the bytes are ours (encoded here), so pieces may be moved to a Worker.
 const inMemory = (bytes, owned) => ({ pieces: slices(bytes), total: bytes.length, owned });
 
@@ -459,10 +500,12 @@ class ThreadedBackend {
 
   // A load fed piece by piece (Solver.load drives it): each piece is copied
   // into the module and parsed at once, on this thread.
-  async startLoad(source) {
+  // `inflated`: the pieces are gzip inflated by the platform.
+  async startLoad(source, inflated) {
     this.check();
     const mod = this.mod;
     const loader = new mod.Loader(source);
+    if (inflated) loader.inputInflatedByCaller();
     const failed = (e) => {
       // Memory ran out inside the module: what the parse held stays allocated.
       if (isOutOfMemoryMessage(e && e.message)) {
@@ -703,9 +746,9 @@ class WorkerBackend {
 
   // A load fed piece by piece to the Worker, each piece awaited (so at most
   // one is in flight) and moved, not copied, when it is not the caller's.
-  async startLoad(source) {
+  async startLoad(source, inflated) {
     const loader = this.nextLoader = (this.nextLoader || 0) + 1;
-    await this.request('loadStart', { loader, source });
+    await this.request('loadStart', { loader, source, inflated: Boolean(inflated) });
     let open = true;
     return {
       push: async (piece, owned) => {
@@ -926,17 +969,32 @@ class Solver {
     if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError('onProgress must be a function');
     if (signal && signal.aborted) throw abortedError(source, signal);
     const t0 = now();
-    const loader = await this._backend.startLoad(source);
-    let bytesRead = 0;
-    let head = [];
+    // Where the platform has its own zlib (Node's inflates on a thread of its
+    // pool, beside the parse), gzip is inflated there; elsewhere the module
+    // inflates it.
+    const input = await peeked(pieces);
+    const gzip = input.head.length >= 2 && input.head[0] === 0x1f && input.head[1] === 0x8b;
+    const platformInflates = gzip && this._platform && typeof this._platform.gunzip === 'function';
+    let loader;
     try {
+      loader = await this._backend.startLoad(source, platformInflates);
+    } catch (e) {
+      await input.close();
+      throw e;
+    }
+    let bytesRead = 0;  // of the input as given (compressed, for gzip)
+    try {
+      const counted = (async function* () {
+        for await (const piece of input.pieces) {
+          bytesRead += piece.length;
+          yield piece;
+        }
+      })();
+      const feed = platformInflates ? this._platform.gunzip(counted, source) : counted;
       let lastYield = now();
-      for await (const piece of pieces) {
+      for await (const piece of feed) {
         if (signal && signal.aborted) throw abortedError(source, signal);
-        if (head.length < 2) head = head.concat(Array.from(piece.subarray(0, 2 - head.length)));
-        const length = piece.length;  // (a piece moved to a Worker is empty afterwards)
-        await loader.push(piece, owned);
-        bytesRead += length;
+        await loader.push(piece, owned || platformInflates);  // inflated pieces are ours to move
         if (onProgress) onProgress({ bytesRead, bytesTotal: total === undefined ? null : total });
         // Bytes already in memory come without a pause: let the page breathe.
         if (now() - lastYield > 40) {
@@ -947,7 +1005,7 @@ class Solver {
       if (signal && signal.aborted) throw abortedError(source, signal);
       const { handle, summary } = await loader.finish();
       return new Problem(this, handle, convertSummary(summary, {
-        inputBytes: bytesRead, gzip: head[0] === 0x1f && head[1] === 0x8b, loadMs: now() - t0,
+        inputBytes: bytesRead, gzip, loadMs: now() - t0,
       }));
     } finally {
       loader.close();

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { createSolverOn, IopddlError } from './core.mjs';
 
 export { IopddlError, VERSION } from './core.mjs';
@@ -14,6 +16,7 @@ export { IopddlError, VERSION } from './core.mjs';
 const require = createRequire(import.meta.url);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const file = (opts, name) => (opts.locateFile ? opts.locateFile(name) : join(here, name));
+const INFLATED_PIECE = 4 << 20;  // as the pieces read
 const bytes = (b) => (b instanceof Uint8Array ? b : new Uint8Array(b));
 
 const platform = {
@@ -30,6 +33,24 @@ const platform = {
       throw new IopddlError(`${path}: cannot read: is a directory`, 'ERR_IO');
     }
     return { pieces: createReadStream(path, { highWaterMark: piece }), size: info.size };
+  },
+  // gzip pieces inflated by Node's zlib, which works on a thread of libuv's
+  // pool while the module parses; its errors are worded as the module's are.
+  async *gunzip(pieces, source) {
+    const inflater = createGunzip({ chunkSize: INFLATED_PIECE });
+    const input = Readable.from(pieces, { objectMode: false });
+    input.on('error', (e) => inflater.destroy(e));
+    input.pipe(inflater);
+    try {
+      for await (const piece of inflater) yield piece;
+    } catch (e) {
+      if (typeof e.code !== 'string' || !e.code.startsWith('Z_')) throw e;
+      if (e.code === 'Z_BUF_ERROR') throw new IopddlError(`${source}: gzip data is truncated`, 'ERR_INVALID_INPUT');
+      throw new IopddlError(`${source}: gzip data is corrupt: ${e.message}`, 'ERR_INVALID_INPUT');
+    } finally {
+      input.destroy();
+      inflater.destroy();
+    }
   },
   cores: () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length),
   threadSupport: () => (typeof SharedArrayBuffer === 'function' && typeof Atomics === 'object'

@@ -102,7 +102,9 @@
   // Loads fed piece by piece from the main thread (core.mjs drives them).
   const loaders = new Map();
   function loadStart(m) {
-    loaders.set(m.loader, { l: new mod.Loader(m.source), source: m.source });
+    const l = new mod.Loader(m.source);
+    if (m.inflated) l.inputInflatedByCaller();
+    loaders.set(m.loader, { l, source: m.source });
     return {};
   }
   function load(m) {

@@ -82,6 +82,52 @@ describe('errors', () => {
     await assert.rejects(solver.load(corrupt), /input: gzip data is corrupt/);
   });
 
+  // In Node, gzip is inflated by Node's zlib, not the module's: the verdicts
+  // and messages stay the native loader's, whatever way the bytes come.
+  test('gzip forms: the native loader\'s verdicts and messages', { skip: !hasNative && 'build/iopddl is not built' }, async () => {
+    const text = Buffer.from(exampleText());
+    const gz = gzipSync(text);
+    const half = text.length >> 1;
+    const corrupt = Buffer.from(gz);
+    corrupt.fill(0xff, 12, 40);
+    const forms = {
+      'two members': Buffer.concat([gzipSync(text.subarray(0, half)), gzipSync(text.subarray(half))]),
+      'trailing bytes': Buffer.concat([gz, Buffer.from('not gzip')]),
+      truncated: gz.subarray(0, gz.length - 20),
+      'cut in the header': gz.subarray(0, 5),
+      corrupt,
+    };
+    for (const [what, bytes] of Object.entries(forms)) {
+      const file = join(dir, 'form.json.gz');
+      writeFileSync(file, bytes);
+      const r = spawnSync(nativeCli, ['check', file], { encoding: 'utf8' });
+      // Every way in: bytes, a path, and a stream that gives one byte at a time at first.
+      const ways = {
+        bytes: () => solver.load(bytes, { source: file }),
+        path: () => solver.loadFile(file),
+        'byte stream': () => solver.load((async function* () {
+          for (let i = 0; i < 4; ++i) yield bytes.subarray(i, i + 1);
+          yield bytes.subarray(4);
+        })(), { source: file }),
+      };
+      for (const [way, load] of Object.entries(ways)) {
+        if (r.status === 0) {
+          const p = await load();
+          assert.equal(p.summary.digest, r.stdout.match(/digest:\s+(\S+)/)[1], `${what}, ${way}`);
+          assert.equal(p.summary.gzip, true, `${what}, ${way}`);
+          assert.equal(p.summary.inputBytes, bytes.length, `${what}, ${way}`);
+          p.dispose();
+        } else {
+          await assert.rejects(load(), (e) => {
+            assert.equal(e.code, 'ERR_INVALID_INPUT', `${what}, ${way}`);
+            assert.equal(e.message, r.stderr.trim().replace(/^iopddl: /, ''), `${what}, ${way}`);
+            return true;
+          });
+        }
+      }
+    }
+  });
+
   test('inputs of the wrong kind', async () => {
     await assert.rejects(solver.load(), TypeError);
     await assert.rejects(solver.load(42), TypeError);
