@@ -4,11 +4,12 @@
 
 namespace iopddl {
 
-void LagrangianBound::init(const SearchModel& m, Source source) {
+void LagrangianBound::init(const SearchModel& m, Source source, const Contraction* contraction) {
   m_ = &m;
   source_ = source;
+  contraction_ = contraction;
   relax_.init(m, MemoryRelax::Schedule::kSegments);
-  if (relax_.needed()) mp_.init(m);
+  if (relax_.needed()) mp_.init(contraction ? contraction->model() : m);
   offset_ = 0;
   rounding_.clear();
 }
@@ -21,12 +22,22 @@ bool LagrangianBound::iterate(int64_t call, int refresh, double upper, Rng* rng,
                               const std::function<bool()>* should_stop) {
   if (call % refresh == 1 % refresh) {
     if (source_ == Source::kOwnRounding && !rounding_.empty()) {
+      const std::vector<int32_t>* a = &rounding_;
+      if (contraction_) {
+        contraction_->expand(rounding_, &expanded_);
+        a = &expanded_;
+      }
       SearchState s;
-      s.init(*m_, rounding_);
-      relax_.update(rounding_, s.cost, upper, rng);
+      s.init(*m_, *a);
+      relax_.update(*a, s.cost, upper, rng);
     }
     relax_.node_weights(&weight_);
-    mp_.set_weights(weight_);
+    if (contraction_) {
+      contraction_->prices(weight_, &extra_);
+      mp_.set_extra(extra_);
+    } else {
+      mp_.set_weights(weight_);
+    }
     offset_ = relax_.penalty_offset();
   }
   const bool done = mp_.iterate(source_ == Source::kOwnRounding ? &rounding_ : nullptr, should_stop);

@@ -19,6 +19,7 @@
 #include <functional>
 #include <vector>
 
+#include "contraction.h"
 #include "memory_relax.h"
 #include "message_passing.h"
 #include "rng.h"
@@ -29,7 +30,11 @@ namespace iopddl {
 class LagrangianBound {
  public:
   enum class Source { kSearchAnswers, kOwnRounding };
-  void init(const SearchModel& m, Source source);
+  // With `contraction`, the messages run on the contracted problem (tied
+  // groups as one node each): a pass costs less and the messages never pay
+  // for breaking a tie, so the bound climbs faster; the multipliers stay the
+  // original model's.
+  void init(const SearchModel& m, Source source, const Contraction* contraction = nullptr);
   bool needed() const { return relax_.needed(); }
   // kSearchAnswers: moves the multipliers by a priced answer of the search
   // (its plain cost `cost`) towards the best feasible cost `upper`, drawing
@@ -50,8 +55,10 @@ class LagrangianBound {
   MemoryRelax relax_;
   MessagePassing mp_;
   double offset_ = 0;
-  std::vector<int32_t> rounding_;
-  std::vector<double> weight_;
+  const Contraction* contraction_ = nullptr;
+  std::vector<int32_t> rounding_;  // in the messages' model
+  std::vector<int32_t> expanded_;  // the rounding in the original model
+  std::vector<double> weight_, extra_;
 };
 
 }  // namespace iopddl

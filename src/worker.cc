@@ -188,8 +188,8 @@ class Worker {
     // Thread 0 also bounds the Lagrangian dual (lagrangian_bound.h).
     lagrangian_bound_ = relax_.needed() && tid_ == 0;
     if (lagrangian_bound_) {
-      lag_answers_.init(m_, LagrangianBound::Source::kSearchAnswers);
-      lag_own_.init(m_, LagrangianBound::Source::kOwnRounding);
+      lag_answers_.init(m_, LagrangianBound::Source::kSearchAnswers, ctx_->contraction);
+      lag_own_.init(m_, LagrangianBound::Source::kOwnRounding, ctx_->contraction);
     }
     lns_.init(m_, &elim_, &ls_, ctx_->groups);
     lns_.counts = &counts_;

@@ -8,6 +8,7 @@
 
 #include "contraction.h"
 #include "group_moves.h"
+#include "lagrangian_bound.h"
 #include "local_search.h"
 #include "neighbourhood_search.h"
 #include "elimination.h"
@@ -139,6 +140,57 @@ TEST(Contraction, ExactOnRandomTiedInstances) {
   }
   EXPECT_GT(with_groups, 600);
   EXPECT_GT(compared, 200);
+}
+
+// The Lagrangian bound whose messages run on the contracted problem holds for
+// the constrained optimum (the multipliers stay the original model's, the
+// prices reach the contracted nodes through their members), and its own
+// rounding, expanded back, moves the multipliers so that it climbs above
+// the bound without prices where that is below the optimum.
+TEST(Contraction, LagrangianBoundOnTheContractedProblemValidAndClimbs) {
+  int binding = 0, climbed = 0;
+  for (uint64_t seed = 1; seed <= 30000; ++seed) {
+    Problem p = tied_instance(seed);
+    if (!p.has_usage_limit) continue;
+    Prepared pr;
+    if (!prepare(p, &pr)) continue;
+    Contraction c;
+    c.build(pr.m, pr.groups);
+    const test_support::Exhaustive ex = test_support::exhaustive(p);
+    if (!ex.feasible) continue;
+    const double upper = double(ex.cost);
+    MessagePassing plain;
+    plain.init(c.model());
+    for (int it = 0; it < 200; ++it) ASSERT_TRUE(plain.iterate(nullptr));
+    const double unpriced = plain.lower_bound();
+    for (auto source : {LagrangianBound::Source::kSearchAnswers, LagrangianBound::Source::kOwnRounding}) {
+      LagrangianBound lag;
+      lag.init(pr.m, source, &c);
+      if (!lag.needed()) break;
+      Rng rng(seed);
+      std::vector<int32_t> largest(pr.m.n);
+      for (int i = 0; i < pr.m.n; ++i) {
+        largest[i] = pr.m.domain(i)[0];
+        for (int k = 1; k < pr.m.dom_size(i); ++k)
+          if (pr.m.usage(i, pr.m.domain(i)[k]) > pr.m.usage(i, largest[i])) largest[i] = pr.m.domain(i)[k];
+      }
+      double best = -1e300;
+      for (int64_t call = 1; call <= 200; ++call) {
+        if (source == LagrangianBound::Source::kSearchAnswers) lag.take_answer(largest, 100.0, upper, &rng);
+        ASSERT_TRUE(lag.iterate(call, 4, upper, &rng, nullptr));
+        double mag = 0;
+        const double lb = lag.bound(&mag);
+        ASSERT_LE(lb, upper + 1e-9 * mag + 1e-6) << "seed " << seed << " call " << call;
+        best = std::max(best, lb);
+      }
+      if (source == LagrangianBound::Source::kOwnRounding && upper > unpriced + 0.5) {
+        ++binding;
+        if (best > unpriced + 0.5) ++climbed;
+      }
+    }
+  }
+  EXPECT_GT(binding, 100);
+  EXPECT_GE(climbed, binding / 3) << "of " << binding;
 }
 
 // A group move's predicted cost change is the exact change, and the descent
