@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "elimination.h"
+#include "lagrangian_bound.h"
 #include "local_search.h"
 #include "neighbourhood_search.h"
 #include "search_model.h"
@@ -59,6 +60,27 @@ inline bool neighbourhood_reports_only_better_fitting(const SearchModel& m, cons
             any = true;
           });
   return any;
+}
+
+// Drives a Lagrangian bound for `calls` steps towards the optimum `optimum`
+// (the kSearchAnswers one fed the largest-usage answer each step), checking
+// at every step that the bound stays at or below the optimum; returns the
+// best bound seen (-1e300 after a failed check).
+inline double drive_lagrangian_bound(const SearchModel& m, LagrangianBound* lag, LagrangianBound::Source source,
+                                     double optimum, int calls, uint64_t seed) {
+  Rng rng(seed);
+  const std::vector<int32_t> largest = extreme_usage(m, true);
+  double best = -1e300;
+  for (int64_t call = 1; call <= calls; ++call) {
+    if (source == LagrangianBound::Source::kSearchAnswers) lag->take_answer(largest, 100.0, optimum, &rng);
+    EXPECT_TRUE(lag->iterate(call, 4, optimum, &rng, nullptr));
+    double mag = 0;
+    const double lb = lag->bound(&mag);
+    EXPECT_LE(lb, optimum + 1e-9 * mag + 1e-6) << "seed " << seed << " call " << call;
+    if (!(lb <= optimum + 1e-9 * mag + 1e-6)) return -1e300;
+    best = std::max(best, lb);
+  }
+  return best;
 }
 
 }  // namespace iopddl::test_support

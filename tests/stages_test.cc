@@ -166,21 +166,12 @@ TEST(LagrangianBound, ValidFromBothSourcesAndOwnRoundingClimbs) {
     for (int it = 0; it < 400; ++it) ASSERT_TRUE(plain.iterate(nullptr));
     const double unpriced = plain.lower_bound();
     const double upper = double(ex.cost);
-    Rng rng(seed);
-    const std::vector<int32_t> greedy = largest_usage(m);
     for (auto source : {LagrangianBound::Source::kSearchAnswers, LagrangianBound::Source::kOwnRounding}) {
       LagrangianBound lag;
       lag.init(m, source);
       if (!lag.needed()) break;
-      double best = -1e300;
-      for (int64_t call = 1; call <= 400; ++call) {
-        if (source == LagrangianBound::Source::kSearchAnswers) lag.take_answer(greedy, 100.0, upper, &rng);
-        ASSERT_TRUE(lag.iterate(call, 4, upper, &rng, nullptr));
-        double mag = 0;
-        const double lb = lag.bound(&mag);
-        ASSERT_LE(lb, double(ex.cost) + 1e-9 * mag + 1e-6) << "seed " << seed << " call " << call;
-        best = std::max(best, lb);
-      }
+      const double best = test_support::drive_lagrangian_bound(m, &lag, source, upper, 400, seed);
+      ASSERT_GT(best, -1e300) << "seed " << seed;
       if (source == LagrangianBound::Source::kOwnRounding && double(ex.cost) > unpriced + 0.5) {
         ++binding;
         if (best > unpriced + 0.5) ++climbed;

@@ -167,22 +167,8 @@ TEST(Contraction, LagrangianBoundOnTheContractedProblemValidAndClimbs) {
       LagrangianBound lag;
       lag.init(pr.m, source, &c);
       if (!lag.needed()) break;
-      Rng rng(seed);
-      std::vector<int32_t> largest(pr.m.n);
-      for (int i = 0; i < pr.m.n; ++i) {
-        largest[i] = pr.m.domain(i)[0];
-        for (int k = 1; k < pr.m.dom_size(i); ++k)
-          if (pr.m.usage(i, pr.m.domain(i)[k]) > pr.m.usage(i, largest[i])) largest[i] = pr.m.domain(i)[k];
-      }
-      double best = -1e300;
-      for (int64_t call = 1; call <= 200; ++call) {
-        if (source == LagrangianBound::Source::kSearchAnswers) lag.take_answer(largest, 100.0, upper, &rng);
-        ASSERT_TRUE(lag.iterate(call, 4, upper, &rng, nullptr));
-        double mag = 0;
-        const double lb = lag.bound(&mag);
-        ASSERT_LE(lb, upper + 1e-9 * mag + 1e-6) << "seed " << seed << " call " << call;
-        best = std::max(best, lb);
-      }
+      const double best = test_support::drive_lagrangian_bound(pr.m, &lag, source, upper, 200, seed);
+      ASSERT_GT(best, -1e300) << "seed " << seed;
       if (source == LagrangianBound::Source::kOwnRounding && upper > unpriced + 0.5) {
         ++binding;
         if (best > unpriced + 0.5) ++climbed;
