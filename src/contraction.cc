@@ -172,4 +172,14 @@ void Contraction::prices(const std::vector<double>& weight, std::vector<double>*
   }
 }
 
+void price_messages(const Contraction* contraction, const std::vector<double>& weight, MessagePassing* mp,
+                    std::vector<double>* scratch) {
+  if (!contraction) {
+    mp->set_weights(weight);
+    return;
+  }
+  contraction->prices(weight, scratch);
+  mp->set_extra(*scratch);
+}
+
 }  // namespace iopddl

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "message_passing.h"
 #include "problem.h"
 #include "search_model.h"
 #include "tied_groups.h"
@@ -42,5 +43,12 @@ class Contraction {
   std::vector<std::vector<int32_t>> choice_of_;  // per group: choice -> contracted strategy, or -1
   int32_t strategy_of(int x, int cnode, int k) const;  // original node x's strategy under contracted k
 };
+
+// Prices the messages' problem by per-node memory weights of the original
+// model: as they are when the messages run on the original model
+// (`contraction` null), through each contracted node's members otherwise
+// (`scratch` receives those extra costs).
+void price_messages(const Contraction* contraction, const std::vector<double>& weight, MessagePassing* mp,
+                    std::vector<double>* scratch);
 
 }  // namespace iopddl

@@ -32,12 +32,7 @@ bool LagrangianBound::iterate(int64_t call, int refresh, double upper, Rng* rng,
       relax_.update(*a, s.cost, upper, rng);
     }
     relax_.node_weights(&weight_);
-    if (contraction_) {
-      contraction_->prices(weight_, &extra_);
-      mp_.set_extra(extra_);
-    } else {
-      mp_.set_weights(weight_);
-    }
+    price_messages(contraction_, weight_, &mp_, &extra_);
     offset_ = relax_.penalty_offset();
   }
   const bool done = mp_.iterate(source_ == Source::kOwnRounding ? &rounding_ : nullptr, should_stop);

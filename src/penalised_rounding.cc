@@ -25,12 +25,7 @@ void PenalisedRounding::init(const SearchModel& m, int variant, const Contractio
 bool PenalisedRounding::step(std::vector<int32_t>* assign, Rng* rng,
                              const std::function<bool()>* should_stop) {
   relax_.node_weights(&weight_);
-  if (contraction_) {
-    contraction_->prices(weight_, &extra_);
-    mp_.set_extra(extra_);
-  } else {
-    mp_.set_weights(weight_);
-  }
+  price_messages(contraction_, weight_, &mp_, &extra_);
   std::vector<int32_t>* rounding = contraction_ ? &contracted_ : assign;
   for (int k = 0; k < passes_; ++k)
     if (!mp_.iterate(rounding, should_stop)) return false;
