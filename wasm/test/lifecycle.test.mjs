@@ -111,9 +111,9 @@ describe('cancellation latency (threads back end, a 49 MB input)', () => {
     const memoryBefore = solver.memoryBytes();
     // Abort a quarter into the parse; three times, each time waiting for the
     // background parse to end, so that a problem left behind would show as growth.
-    // The quarter is of the load just timed: with the module grown and the
-    // input in cache a load can take a quarter of the first one, so a quarter
-    // of the first load's time once came after a whole load had finished.
+    // The quarter is of the load just timed, not of the first one: later loads
+    // are faster (110-135 ms against 150-186 ms here), and at a quarter of the
+    // first load's time one aborted load of three once resolved instead.
     const at = Math.min(100, warmLoadMs / 4);
     t.diagnostic(`loads of the input: first ${fullLoadMs.toFixed(0)} ms, just now ${warmLoadMs.toFixed(0)} ms`);
     const latencies = [];
