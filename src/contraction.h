@@ -31,6 +31,8 @@ class Contraction {
   // Memory prices per original node as extra unary costs of the contracted
   // model, indexed by its domain positions (dom_off[i] + k).
   void prices(const std::vector<double>& weight, std::vector<double>* extra) const;
+  int32_t node_of(int x) const { return node_of_[x]; }
+  int32_t strategy_of(int x, int cnode, int k) const;  // original node x's strategy under contracted k
 
  private:
   const SearchModel* m_ = nullptr;
@@ -41,7 +43,6 @@ class Contraction {
   std::vector<int32_t> origin_;           // per contracted node: the original node, or -(group + 1)
   std::vector<int32_t> choice_;           // per contracted strategy of a group node: the group's choice
   std::vector<std::vector<int32_t>> choice_of_;  // per group: choice -> contracted strategy, or -1
-  int32_t strategy_of(int x, int cnode, int k) const;  // original node x's strategy under contracted k
 };
 
 // Prices the messages' problem by per-node memory weights of the original

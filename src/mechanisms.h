@@ -21,7 +21,8 @@ namespace iopddl {
   X(kConnectedWindow, "connectedWindow", "neighbourhood: connected window re-solved")               \
   X(kTimeWindow, "timeWindow", "neighbourhood: nodes alive at one moment re-solved")               \
   X(kEjection, "ejection", "neighbourhood: one node or group ejected, overflow repaired")          \
-  X(kRestart, "restart", "search restarted after a stall (improved: new bests from later epochs)")
+  X(kRestart, "restart", "search restarted after a stall (improved: new bests from later epochs)")    \
+  X(kProofSearch, "proofSearch", "branch and bound towards a proof (tried: tree nodes; improved: better answers)")
 
 enum class Mechanism : int {
 #define IOPDDL_ENUM(id, name, what) id,

@@ -198,4 +198,30 @@ double MessagePassing::lower_bound(double* abs_sum) const {
   return lb;
 }
 
+void MessagePassing::pieces(std::vector<double>* node, std::vector<double>* side) const {
+  const SearchModel& m = *m_;
+  node->assign(m.dom.size(), 0.0);
+  side->assign(msg_.size(), 0.0);
+  std::vector<double> h;
+  for (int i = 0; i < m.n; ++i) {
+    const int Ki = m.dom_size(i);
+    h.assign(unary_.begin() + m.dom_off[i], unary_.begin() + m.dom_off[i + 1]);
+    int after = 0;
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+      for (int k = 0; k < Ki; ++k) h[k] += msg_[msg_off_[a] + k];
+      after += pos_[m.adj[a].other] > pos_[i];
+    }
+    // As lower_bound() splits them: i keeps `keep` of its term and hands
+    // gamma_i of it to each edge towards a later node; an edge's earlier end
+    // takes that share minus the message it got, its later end minus its own.
+    const double keep = 1.0 - gamma_[i] * after;
+    for (int k = 0; k < Ki; ++k) (*node)[m.dom_off[i] + k] = keep * h[k];
+    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+      const bool earlier = pos_[m.adj[a].other] > pos_[i];
+      for (int k = 0; k < Ki; ++k)
+        (*side)[msg_off_[a] + k] = (earlier ? gamma_[i] * h[k] : 0.0) - msg_[msg_off_[a] + k];
+    }
+  }
+}
+
 }  // namespace iopddl

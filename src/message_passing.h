@@ -29,6 +29,15 @@ class MessagePassing {
   // `*abs_sum` receives the sum of the magnitudes of the pieces, which bounds
   // the rounding error of the double arithmetic.
   double lower_bound(double* abs_sum = nullptr) const;
+  // The pieces whose minima lower_bound() sums, for searches that fix values:
+  // node i's piece per domain position (`node`, indexed dom_off[i] + k), and
+  // each edge's piece at (k, t) as side[a][k] + the matrix entry + side[b][t],
+  // a and b its two incidences (`side` is indexed like the messages:
+  // side_offset(a) + k). Kept in this split form, they take no more memory
+  // than the messages.
+  void pieces(std::vector<double>* node, std::vector<double>* side) const;
+  uint64_t side_offset(uint32_t incidence) const { return msg_off_[incidence]; }
+  uint32_t reverse(uint32_t incidence) const { return rev_[incidence]; }
 
  private:
   const SearchModel* m_ = nullptr;

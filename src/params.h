@@ -34,6 +34,13 @@ namespace iopddl {
     "once an answer fits, candidates peaking above this many times the limit are not repaired")                \
   X(lagrangian_refresh, int, 8, 1, 1000000, "rounds between snapshots of the multipliers for the Lagrangian bound") \
   X(rounding_bound_every, int, 4, 1, 1000000, "rounding rounds between two bounds from the rounding role")       \
+  /* the proof search (proof_search.cc), thread 0 */                                                          \
+  X(proof_max_strategies, double, 20000.0, 0.0, 1e12,                                                          \
+    "branch and bound towards a proof only on problems (contracted) with at most this many live strategies")   \
+  X(proof_share, double, 0.5, 0.0, 100.0, "the proof search's time, as a share of thread 0's round")            \
+  X(proof_round_nodes, int, 4, 1, 1000000, "proof tree nodes per round when a round budget is set")              \
+  X(proof_steps, int, 600, 1, 1000000, "multiplier steps at most per proof tree node")                          \
+  X(proof_stall, int, 60, 1, 1000000, "... and at most this many without a gain")                               \
   /* the rounding role (penalised_rounding.cc) */                                                               \
   X(passes_per_price, int, 3, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
   /* memory prices (memory_relax.cc) */                                                                         \

@@ -9,6 +9,7 @@
 #include "search_context.h"
 #include "neighbourhood_search.h"
 #include "penalised_rounding.h"
+#include "proof_search.h"
 #include "roulette.h"
 #include "search_state.h"
 
@@ -76,6 +77,7 @@ class Worker {
         if (!elimination_step() || ctx_->should_stop()) break;
         neighbourhood_step(round_start);
       }
+      proof_step(round_start);
       end_of_round();
     }
     ctx_->add_counts(&counts_);
@@ -117,6 +119,9 @@ class Worker {
   NeighbourhoodSearch lns_;
   bool lns_synced_ = false;  // false: best_ changed outside the neighbourhood search
   PenalisedRounding pr_;
+  ProofSearch proof_;          // thread 0, small problems only
+  double proof_seconds_ = 0;   // time spent in it
+  double search_seconds_ = 0;  // ... and in the rest of the rounds
   bool inited_ = false, started_ = false;
 
   // The state every step needs, then a first answer (and the warm start).
@@ -194,6 +199,7 @@ class Worker {
     lns_.init(m_, &elim_, &ls_, ctx_->groups);
     lns_.counts = &counts_;
     if (rounds_penalised_) pr_.init(m_, tid_ / 2, ctx_->contraction);
+    if (tid_ == 0) proof_.init(m_, ctx_->contraction);
   }
 
   // Offers an answer to the incumbent, and to this epoch's best when it fits.
@@ -357,6 +363,41 @@ class Worker {
                                              best_cost_ = cost;
                                              share(best_, best_cost_, true);
                                            }));
+  }
+
+  // Thread 0, on small problems: the branch and bound towards a proof
+  // (proof_search.h), kept to a share of the time the rest of the rounds took
+  // (with a round budget, a fixed number of tree nodes per round). Once its
+  // tree is exhausted, its bound proves the incumbent optimal and the search
+  // stops.
+  void proof_step(double round_start) {
+    const double now = ctx_->elapsed();
+    search_seconds_ += now - round_start;
+    if (!proof_.active() || proof_.exhausted() || ctx_->should_stop()) return;
+    if (max_rounds_ == 0 && proof_seconds_ >= prm_.proof_share * search_seconds_) return;
+    MechanismCount& count = at(counts_, Mechanism::kProofSearch);
+    MechanismTimer timer(&count);
+    const int64_t nodes_before = proof_.stats().nodes;
+    int64_t budget = prm_.proof_round_nodes;
+    const std::function<bool()> more = [&] {
+      if (max_rounds_ > 0) return budget-- > 0;
+      return proof_seconds_ + (ctx_->elapsed() - now) < prm_.proof_share * search_seconds_;
+    };
+    const auto upper = [&](Int128* cost) {
+      bool feasible = false;
+      return ctx_->incumbent->summary(&feasible, cost) && feasible;
+    };
+    const auto offer = [&](const std::vector<int32_t>& a, double cost) {
+      if (ctx_->offer(a, cost, true)) ++count.improved;
+      ctx_->offer_epoch(epoch_, a, cost);
+    };
+    if (proof_.run(upper, offer, more, &stop_)) {
+      if (proof_.has_proof()) ctx_->offer_bound(proof_.proven());
+    } else {
+      offer_double_bound(proof_.open_bound(), 0);
+    }
+    count.tried += proof_.stats().nodes - nodes_before;
+    proof_seconds_ += ctx_->elapsed() - now;
   }
 
   // Restarts: runs on small, memory-bound instances settle early, each in its

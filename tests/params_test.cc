@@ -173,12 +173,14 @@ TEST(SolveSession, RunToTheEndIsSolve) {
 }
 
 // In short slices the search goes on where it stopped: the first answer is
-// found once, the rounds add up, and the session ends at its time limit.
+// found once, the rounds add up, and the session ends at its time limit
+// (the proof search off: it proves G optimal within a second).
 TEST(SolveSession, SlicesResume) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");
   SolveOptions o;
   o.time_limit_seconds = 1.5;
   o.threads = 1;
+  ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);
   SolveSession s(p, o);
   ASSERT_TRUE(s.status().ok);
   int slices = 0;
@@ -201,12 +203,30 @@ TEST(SolveSession, StopFlagEndsIt) {
   SolveOptions o;
   o.time_limit_seconds = 30;
   o.threads = 2;
+  ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done within 0.2 s
   o.stop = &stop;
   SolveSession s(p, o);
   EXPECT_TRUE(s.run(0.2));
   stop.store(true);
   EXPECT_FALSE(s.run(10));
   EXPECT_TRUE(s.result().feasible);
+}
+
+// G (816 nodes) ends proven optimal long before its time limit: the proof
+// search's tree is exhausted and its bound equals the answer's cost.
+TEST(ProofSearch, ProvesGOptimal) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o;
+  o.time_limit_seconds = 60;
+  o.threads = 2;
+  const SolveResult r = solve(p, o);
+  ASSERT_TRUE(r.feasible);
+  EXPECT_TRUE(r.proven_optimal());
+  ASSERT_TRUE(r.has_lower_bound);
+  EXPECT_TRUE(r.lower_bound == r.evaluation.total_cost) << double(r.lower_bound);
+  EXPECT_TRUE(r.evaluation.total_cost == Int128(217039));
+  EXPECT_LT(r.elapsed_seconds, 30);
+  EXPECT_GT(r.stats.mechanisms[int(Mechanism::kProofSearch)].tried, 0);
 }
 
 TEST(SolveSession, BadStartIsAStatus) {

@@ -11,6 +11,7 @@
 #include "lagrangian_bound.h"
 #include "local_search.h"
 #include "neighbourhood_search.h"
+#include "proof_search.h"
 #include "elimination.h"
 #include "random_instance.h"
 #include "search_checks.h"
@@ -269,4 +270,64 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswersOnTiedInstances) {
     improved_cases += any;
   }
   EXPECT_GT(improved_cases, 100);
+}
+
+// The proof search, run to the end from no answer at all, finds an optimum
+// (every answer it offers fits and costs what it says) and proves it: its
+// bound is the exhaustive optimum, on the contracted problem and on the model
+// itself. Given the optimum up front, it proves it and offers nothing cheaper.
+TEST(ProofSearch, FindsAndProvesTheOptimumOnRandomInstances) {
+  int proven = 0, branched = 0, infeasible = 0, memory_pruned = 0;
+  for (uint64_t seed = 1; seed <= 4000; ++seed) {
+    Problem p = tied_instance(seed);
+    Prepared pr;
+    pr.m.build(p);
+    if (reduce_domains(&pr.m).wiped_out) continue;
+    pr.groups.build(pr.m);
+    Contraction c;
+    if (pr.groups.size() > 0) c.build(pr.m, pr.groups);
+    const test_support::Exhaustive ex = test_support::exhaustive(p);
+    for (const Contraction* contraction : std::vector<const Contraction*>{pr.groups.size() > 0 ? &c : nullptr, nullptr}) {
+      for (bool given : {false, true}) {
+        if (given && !ex.feasible) continue;
+        ProofSearch ps;
+        ASSERT_TRUE(ps.init(pr.m, contraction));
+        bool have = given;
+        Int128 best = given ? ex.cost : Int128(0);
+        const auto upper = [&](Int128* cost) {
+          *cost = best;
+          return have;
+        };
+        bool bad_offer = false;
+        const auto offer = [&](const std::vector<int32_t>& a, double cost) {
+          const Evaluation ev = evaluate(p, a);
+          if (!ev.feasible() || double(ev.total_cost) != cost || (have && ev.total_cost >= best)) {
+            ADD_FAILURE() << "seed " << seed << " offered " << cost << " feasible " << ev.feasible() << " cost "
+                          << double(ev.total_cost) << " best " << double(best) << " have " << have;
+            bad_offer = true;
+          }
+          have = true;
+          best = ev.total_cost;
+        };
+        int budget = 20000;
+        const std::function<bool()> more = [&] { return budget-- > 0; };
+        ASSERT_TRUE(ps.run(upper, offer, more, nullptr)) << "seed " << seed << " not exhausted";
+        ASSERT_FALSE(bad_offer) << "seed " << seed;
+        ASSERT_EQ(ps.has_proof(), ex.feasible) << "seed " << seed;
+        if (!ex.feasible) {
+          ++infeasible;
+          continue;
+        }
+        ASSERT_TRUE(best == ex.cost) << "seed " << seed << " given " << given;
+        ASSERT_TRUE(ps.proven() == ex.cost) << "seed " << seed;
+        ++proven;
+        if (ps.stats().nodes > 1) ++branched;
+        if (ps.stats().pruned_memory > 0) ++memory_pruned;
+      }
+    }
+  }
+  EXPECT_GT(proven, 4000);
+  EXPECT_GT(branched, 100);
+  EXPECT_GT(memory_pruned, 50);
+  EXPECT_GT(infeasible, 20);
 }

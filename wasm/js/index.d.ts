@@ -186,7 +186,8 @@ export type MechanismName =
   | 'connectedWindow'
   | 'timeWindow'
   | 'ejection'
-  | 'restart';
+  | 'restart'
+  | 'proofSearch';
 
 export interface NodeData {
   /** n + 1 entries: node i's strategies are entries strategyOffsets[i] .. strategyOffsets[i + 1] - 1. */

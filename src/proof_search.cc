@@ -1,0 +1,423 @@
+#include "proof_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "search_state.h"
+
+namespace iopddl {
+
+bool ProofSearch::init(const SearchModel& m, const Contraction* contraction) {
+  m_ = &m;
+  c_ = contraction;
+  pm_ = contraction ? &contraction->model() : &m;
+  stack_.clear();
+  stats_ = {};
+  has_upper_ = false;
+  upper_d_ = std::numeric_limits<double>::infinity();
+  active_ = double(pm_->dom.size()) <= m.params.proof_max_strategies;
+  if (!active_) return false;
+  const SearchModel& pm = *pm_;
+  const Problem& pp = *pm.p;
+  position_.assign(pp.node_cost.size(), -1);
+  for (int i = 0; i < pm.n; ++i)
+    for (int k = 0; k < pm.dom_size(i); ++k) position_[pp.strategy_offset[i] + pm.domain(i)[k]] = k;
+
+  // Memory: per proof node, its usage over time as pieces (maximal ranges
+  // of segments where the same members are alive; a contracted node sums its
+  // members'), only where the limit can bind: the largest usage possible
+  // exceeds it. Pieces number at most twice the members, so the table stays
+  // within the problem's size however long the tied groups live.
+  const Problem& p = *m.p;
+  segments_ = p.has_usage_limit ? p.num_segments() : 0;
+  const int S = segments_;
+  std::vector<int64_t> most(S + 1, 0);
+  for (int x = 0; x < m.n && S > 0; ++x) {
+    if (!m.has_interval(x)) continue;
+    int64_t hi = 0;
+    for (int k = 0; k < m.dom_size(x); ++k) hi = std::max(hi, m.usage(x, m.domain(x)[k]));
+    most[p.seg_lo[x]] += hi;
+    most[p.seg_hi[x]] -= hi;
+  }
+  std::vector<int32_t> binding(S + 1, 0);  // binding segments before each one
+  int64_t run = 0;
+  for (int t = 0; t < S; ++t) {
+    run += most[t];
+    binding[t + 1] = binding[t] + (run > m.limit);
+  }
+  std::vector<uint32_t> member_off(pm.n + 1, 0);
+  std::vector<int32_t> member(m.n);
+  for (int x = 0; x < m.n; ++x) ++member_off[(c_ ? c_->node_of(x) : x) + 1];
+  for (int a = 0; a < pm.n; ++a) member_off[a + 1] += member_off[a];
+  {
+    std::vector<uint32_t> fill(member_off.begin(), member_off.end() - 1);
+    for (int x = 0; x < m.n; ++x) member[fill[c_ ? c_->node_of(x) : x]++] = x;
+  }
+  piece_off_.assign(pm.n + 1, 0);
+  pieces_.clear();
+  usage_.clear();
+  std::vector<std::pair<int32_t, int32_t>> events;  // (segment, +/- (member index + 1))
+  std::vector<int64_t> sum, u_x;
+  for (int a = 0; a < pm.n && binding[S] > 0; ++a) {
+    const int K = pm.dom_size(a);
+    events.clear();
+    for (uint32_t q = member_off[a]; q < member_off[a + 1]; ++q) {
+      const int x = member[q];
+      if (!m.has_interval(x) || binding[p.seg_hi[x]] == binding[p.seg_lo[x]]) continue;
+      events.push_back({p.seg_lo[x], int32_t(q + 1)});
+      events.push_back({p.seg_hi[x], -int32_t(q + 1)});
+    }
+    std::sort(events.begin(), events.end());
+    sum.assign(K, 0);
+    int alive = 0;
+    for (size_t e = 0; e < events.size();) {
+      const int32_t t = events[e].first;
+      for (; e < events.size() && events[e].first == t; ++e) {
+        const int x = member[std::abs(events[e].second) - 1];
+        const int sign = events[e].second > 0 ? 1 : -1;
+        for (int k = 0; k < K; ++k)
+          sum[k] += sign * m.usage(x, c_ ? c_->strategy_of(x, a, pm.domain(a)[k]) : pm.domain(a)[k]);
+        alive += sign;
+      }
+      if (alive == 0 || e == events.size()) continue;
+      const int32_t next = events[e].first;
+      if (binding[next] == binding[t]) continue;  // the limit cannot bind in [t, next)
+      pieces_.push_back({t, next, usage_.size()});
+      usage_.insert(usage_.end(), sum.begin(), sum.end());
+    }
+    piece_off_[a + 1] = uint32_t(pieces_.size());
+  }
+  for (int a = 0; a < pm.n && binding[S] == 0; ++a) piece_off_[a + 1] = 0;
+
+  auto root = std::make_shared<Warm>();
+  root->relax.init(m, MemoryRelax::Schedule::kSegments);
+  root->mp.init(pm);
+  layout_ = root->mp;
+  stack_.push_back({std::vector<char>(pm.dom.size(), 1), std::move(root), -std::numeric_limits<double>::infinity()});
+  return true;
+}
+
+void ProofSearch::refresh_upper(const std::function<bool(Int128*)>& upper) {
+  Int128 u = 0;
+  // Doubles hold the search's costs exactly only below 2^53.
+  if (upper(&u) && u < Int128(int64_t(1) << 52) && (!has_upper_ || u < upper_)) {
+    has_upper_ = true;
+    upper_ = u;
+    upper_d_ = double(int64_t(u));
+  }
+}
+
+// Within the limit, free of forbidden entries (`big` exceeds every finite
+// total) and cheaper than the incumbent.
+bool ProofSearch::fits(const SearchState& s) const {
+  return s.within_limit() && s.cost < m_->big && (!has_upper_ || s.cost < upper_d_);
+}
+
+void ProofSearch::expand(const std::vector<int32_t>& a, std::vector<int32_t>* out) const {
+  if (c_)
+    c_->expand(a, out);
+  else
+    *out = a;
+}
+
+// The least usage at every segment with each node at its least live usage
+// (by piece), in least_, and the range maxima of that over pieces, in
+// table_ (a sparse table). False if it exceeds the limit somewhere.
+bool ProofSearch::least_usage(const std::vector<char>& live) {
+  const SearchModel& pm = *pm_;
+  const int S = segments_;
+  least_.assign(S + 1, 0);
+  piece_least_.resize(pieces_.size());
+  for (int a = 0; a < pm.n; ++a)
+    for (uint32_t q = piece_off_[a]; q < piece_off_[a + 1]; ++q) {
+      int64_t lo = std::numeric_limits<int64_t>::max();
+      for (int k = 0; k < pm.dom_size(a); ++k)
+        if (live[pm.dom_off[a] + k]) lo = std::min(lo, usage_[pieces_[q].at + k]);
+      piece_least_[q] = lo;
+      least_[pieces_[q].lo] += lo;
+      least_[pieces_[q].hi] -= lo;
+    }
+  int levels = 1;
+  while ((1 << levels) <= S) ++levels;
+  table_.resize(size_t(levels) * S);
+  int64_t run = 0;
+  for (int t = 0; t < S; ++t) {
+    table_[t] = run += least_[t];
+    if (run > m_->limit) return false;
+  }
+  for (int l = 1; l < levels; ++l)
+    for (int t = 0; t + (1 << l) <= S; ++t)
+      table_[size_t(l) * S + t] = std::max(table_[size_t(l - 1) * S + t], table_[size_t(l - 1) * S + t + (1 << (l - 1))]);
+  return true;
+}
+
+int64_t ProofSearch::range_max(int lo, int hi) const {
+  int l = 0;
+  while ((2 << l) <= hi - lo) ++l;
+  const int64_t* row = table_.data() + size_t(l) * segments_;
+  return std::max(row[lo], row[hi - (1 << l)]);
+}
+
+bool ProofSearch::forward_check(std::vector<char>* live) {
+  const SearchModel& pm = *pm_;
+  if (pieces_.empty()) return true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    if (!least_usage(*live)) return false;
+    for (int a = 0; a < pm.n; ++a) {
+      if (piece_off_[a] == piece_off_[a + 1]) continue;
+      int left = 0;
+      for (int k = 0; k < pm.dom_size(a); ++k) {
+        char& l = (*live)[pm.dom_off[a] + k];
+        if (!l) continue;
+        for (uint32_t q = piece_off_[a]; q < piece_off_[a + 1] && l; ++q) {
+          const Piece& pc = pieces_[q];
+          if (range_max(pc.lo, pc.hi) - piece_least_[q] + usage_[pc.at + k] > m_->limit) {
+            l = 0;
+            changed = true;
+          }
+        }
+        left += l;
+      }
+      if (left == 0) return false;
+    }
+  }
+  return true;
+}
+
+double ProofSearch::bound(const std::vector<char>& live, Warm* w, const std::function<bool(Int128*)>& upper,
+                          const std::function<void(const std::vector<int32_t>&, double)>& offer,
+                          const std::function<bool()>* should_stop, double* margin) {
+  const SearchModel& pm = *pm_;
+  const Params& prm = m_->params;
+  double best = -std::numeric_limits<double>::infinity();
+  int since = 0;
+  for (int step = 0; step < prm.proof_steps; ++step) {
+    // A pass checks the stop flag only every 1024 nodes: on small problems,
+    // never; a step here is short enough to check before each.
+    if (should_stop && (*should_stop)()) return -std::numeric_limits<double>::infinity();
+    w->relax.node_weights(&weight_);
+    if (c_) {
+      c_->prices(weight_, &extra_);
+    } else {
+      extra_.assign(pm.dom.size(), 0.0);
+      for (int i = 0; i < pm.n; ++i)
+        if (pm.has_interval(i))
+          for (int k = 0; k < pm.dom_size(i); ++k)
+            extra_[pm.dom_off[i] + k] = weight_[i] * double(pm.usage(i, pm.domain(i)[k]));
+    }
+    // A dead value costs as much as a forbidden entry: the bound of this
+    // problem holds for every assignment of live values.
+    for (size_t d = 0; d < extra_.size(); ++d)
+      if (!live[d]) extra_[d] += pm.big;
+    w->mp.set_extra(extra_);
+    for (int r = 0; r < prm.passes_per_price; ++r)
+      if (!w->mp.iterate(&rounded_, should_stop)) return -std::numeric_limits<double>::infinity();
+    double mag = 0;
+    const double offset = w->relax.penalty_offset();
+    const double lb = w->mp.lower_bound(&mag) - offset;
+    expand(rounded_, &expanded_);
+    SearchState s;
+    s.init(*m_, expanded_);
+    bool all_live = true;
+    for (int i = 0; i < pm.n && all_live; ++i)
+      all_live = live[pm.dom_off[i] + position_[pm.p->strategy_offset[i] + rounded_[i]]];
+    if (all_live && fits(s)) {
+      ++stats_.answers;
+      offer(expanded_, s.cost);
+      refresh_upper(upper);
+    }
+    const bool gained = !std::isfinite(best) || lb > best + 1e-9 * std::abs(best);
+    if (lb > best) {
+      best = lb;
+      *margin = 1e-9 * (mag + offset) + 1e-6;
+      w->mp.pieces(&node_piece_, &side_);
+      best_rounding_ = rounded_;
+    }
+    since = gained ? 0 : since + 1;
+    if (since >= prm.proof_stall) break;
+    if (prunes(best, *margin)) break;
+    w->relax.update(expanded_, s.cost, upper_d_, &rng_);
+  }
+  return best;
+}
+
+double ProofSearch::edge_piece(int a, uint32_t q, int k, int t) const {
+  const SearchModel& pm = *pm_;
+  const Incidence& in = pm.adj[q];
+  const MessagePassing& mp = layout_;
+  const double* M = pm.matrix(in.edge);
+  const double entry = in.self_is_u ? M[uint64_t(k) * pm.dom_size(in.other) + t] : M[uint64_t(t) * pm.dom_size(a) + k];
+  return side_[mp.side_offset(q) + k] + entry + side_[mp.side_offset(mp.reverse(q)) + t];
+}
+
+int ProofSearch::branch_node(const std::vector<char>& live) const {
+  const SearchModel& pm = *pm_;
+  auto free = [&](int a) {
+    int n = 0;
+    for (int k = 0; k < pm.dom_size(a) && n < 2; ++k) n += live[pm.dom_off[a] + k];
+    return n >= 2;
+  };
+  auto pos = [&](int a) { return position_[pm.p->strategy_offset[a] + best_rounding_[a]]; };
+  // The rounding over the limit: the most exceeded segment, and there the
+  // free node whose rounded value uses most above its least live usage.
+  const int S = segments_;
+  std::vector<int64_t> over(S + 1, 0);
+  for (int a = 0; a < pm.n; ++a)
+    for (uint32_t q = piece_off_[a]; q < piece_off_[a + 1]; ++q) {
+      over[pieces_[q].lo] += usage_[pieces_[q].at + pos(a)];
+      over[pieces_[q].hi] -= usage_[pieces_[q].at + pos(a)];
+    }
+  int worst = -1;
+  int64_t run = 0, most = m_->limit;
+  for (int t = 0; t < S; ++t)
+    if ((run += over[t]) > most) {
+      most = run;
+      worst = t;
+    }
+  int pick = -1;
+  double score = 0;
+  if (worst >= 0) {
+    for (int a = 0; a < pm.n; ++a) {
+      if (!free(a)) continue;
+      for (uint32_t q = piece_off_[a]; q < piece_off_[a + 1]; ++q) {
+        if (pieces_[q].lo > worst || pieces_[q].hi <= worst) continue;
+        const int64_t* u = usage_.data() + pieces_[q].at;
+        int64_t lo = std::numeric_limits<int64_t>::max();
+        for (int k = 0; k < pm.dom_size(a); ++k)
+          if (live[pm.dom_off[a] + k]) lo = std::min(lo, u[k]);
+        const double above = double(u[pos(a)] - lo);
+        if (above > score) {
+          score = above;
+          pick = a;
+        }
+      }
+    }
+    if (pick >= 0) return pick;
+  }
+  // Otherwise the node whose pieces the rounding pays most above their minima
+  // (half of each edge's excess to each end).
+  score = -1;
+  for (int a = 0; a < pm.n; ++a) {
+    if (!free(a)) continue;
+    double r = node_piece_[pm.dom_off[a] + pos(a)] - node_min_[a];
+    for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q)
+      r += 0.5 * (edge_piece(a, q, pos(a), pos(pm.adj[q].other)) - edge_min_[pm.adj[q].edge]);
+    if (r > score) {
+      score = r;
+      pick = a;
+    }
+  }
+  return pick;
+}
+
+double ProofSearch::open_bound() const {
+  double b = has_upper_ ? upper_d_ : std::numeric_limits<double>::infinity();
+  for (const Frame& f : stack_) b = std::min(b, f.lb);
+  return b;
+}
+
+bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
+                      const std::function<void(const std::vector<int32_t>&, double)>& offer,
+                      const std::function<bool()>& more, const std::function<bool()>* should_stop) {
+  if (!active_) return false;
+  const SearchModel& pm = *pm_;
+  refresh_upper(upper);
+  while (!stack_.empty() && more()) {
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    ++stats_.nodes;
+    if (!forward_check(&f.live)) {
+      ++stats_.pruned_memory;
+      continue;
+    }
+    auto warm = std::make_shared<Warm>(*f.warm);
+    double margin = 0;
+    const double lb = bound(f.live, warm.get(), upper, offer, should_stop, &margin);
+    if (lb == -std::numeric_limits<double>::infinity()) {  // stopped: again next time
+      --stats_.nodes;
+      stack_.push_back(std::move(f));
+      return false;
+    }
+    if (prunes(lb, margin)) {
+      ++stats_.pruned_bound;
+      continue;
+    }
+    // Reduced costs: the pieces' minima, and each value's bound with it fixed.
+    node_min_.assign(pm.n, 0.0);
+    edge_min_.assign(pm.p->num_edges(), 0.0);
+    for (int a = 0; a < pm.n; ++a) {
+      node_min_[a] = *std::min_element(node_piece_.begin() + pm.dom_off[a], node_piece_.begin() + pm.dom_off[a + 1]);
+      for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q) {
+        if (!pm.adj[q].self_is_u) continue;
+        double lo = std::numeric_limits<double>::infinity();
+        for (int k = 0; k < pm.dom_size(a); ++k)
+          for (int t = 0; t < pm.dom_size(pm.adj[q].other); ++t) lo = std::min(lo, edge_piece(a, q, k, t));
+        edge_min_[pm.adj[q].edge] = lo;
+      }
+    }
+    bool empty = false;
+    for (int a = 0; a < pm.n && !empty && has_upper_; ++a) {
+      const int Ka = pm.dom_size(a);
+      int left = 0;
+      for (int k = 0; k < Ka; ++k) {
+        char& l = f.live[pm.dom_off[a] + k];
+        if (!l) continue;
+        double v = lb - node_min_[a] + node_piece_[pm.dom_off[a] + k];
+        for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q) {
+          const int o = pm.adj[q].other;
+          double lo = std::numeric_limits<double>::infinity();
+          for (int t = 0; t < pm.dom_size(o); ++t)
+            if (f.live[pm.dom_off[o] + t]) lo = std::min(lo, edge_piece(a, q, k, t));
+          v += lo - edge_min_[pm.adj[q].edge];
+        }
+        if (prunes(v, margin)) l = 0;
+        left += l;
+      }
+      empty = left == 0;
+    }
+    if (empty) {
+      ++stats_.pruned_bound;
+      continue;
+    }
+    const int a = branch_node(f.live);
+    if (a < 0) {  // every node decided: a leaf, costed exactly
+      ++stats_.leaves;
+      std::vector<int32_t> leaf(pm.n);
+      for (int i = 0; i < pm.n; ++i)
+        for (int k = 0; k < pm.dom_size(i); ++k)
+          if (f.live[pm.dom_off[i] + k]) leaf[i] = pm.domain(i)[k];
+      expand(leaf, &expanded_);
+      SearchState s;
+      s.init(*m_, expanded_);
+      if (fits(s)) {
+        ++stats_.answers;
+        offer(expanded_, s.cost);
+        refresh_upper(upper);
+      }
+      continue;
+    }
+    // Children: the rounding's value first, then by the node's piece; pushed
+    // in reverse so the first is searched first.
+    const int Ka = pm.dom_size(a);
+    const int first = position_[pm.p->strategy_offset[a] + best_rounding_[a]];
+    std::vector<int> values;
+    for (int k = 0; k < Ka; ++k)
+      if (f.live[pm.dom_off[a] + k]) values.push_back(k);
+    std::sort(values.begin(), values.end(), [&](int x, int y) {
+      if ((x == first) != (y == first)) return x == first;
+      return node_piece_[pm.dom_off[a] + x] < node_piece_[pm.dom_off[a] + y];
+    });
+    std::shared_ptr<const Warm> shared = warm;
+    for (auto it = values.rbegin(); it != values.rend(); ++it) {
+      Frame child{f.live, shared, lb - margin};
+      for (int k = 0; k < Ka; ++k)
+        if (k != *it) child.live[pm.dom_off[a] + k] = 0;
+      stack_.push_back(std::move(child));
+    }
+  }
+  return stack_.empty();
+}
+
+}  // namespace iopddl

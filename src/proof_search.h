@@ -1,0 +1,128 @@
+// Depth-first branch and bound that proves the incumbent optimal on small
+// problems (toulbar2's DFBB, with this project's bounds). It runs on the
+// contracted problem (tied groups as one node) when there is one, else on the
+// model itself. At every node of its tree, over the values still live there:
+//  - memory forward checking: a value that cannot fit, with every other node
+//    at its least live usage, at a segment where the limit can bind, goes;
+//  - the subtree's Lagrangian bound (multipliers per segment moved by the
+//    bound's own rounding, message passing on the live values), warm-started
+//    from its parent's multipliers and messages. Costs are integers, so the
+//    subtree is pruned once the bound exceeds the incumbent's cost minus one;
+//  - reduced costs: the bound's pieces with one value fixed remove each value
+//    that alone lifts the bound that far;
+//  - branching: where the rounding exceeds the limit, on the node at the most
+//    exceeded segment whose rounded value uses most above its least there
+//    (the memory rows are where the Lagrangian gap sits); otherwise on the
+//    node whose pieces the rounding pays most above their minima.
+// Every feasible rounding and leaf is offered as an answer. The tree is kept
+// on an explicit stack, so the search runs in slices between other work, and
+// an incumbent that improves meanwhile only prunes more. Once the stack is
+// empty, no answer costs less than the last incumbent cost it pruned against.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "contraction.h"
+#include "int128.h"
+#include "memory_relax.h"
+#include "message_passing.h"
+#include "rng.h"
+#include "search_model.h"
+#include "search_state.h"
+
+namespace iopddl {
+
+struct ProofStats {
+  int64_t nodes = 0;          // tree nodes processed
+  int64_t pruned_bound = 0;   // ... closed by the bound
+  int64_t pruned_memory = 0;  // ... closed by forward checking (or an emptied domain)
+  int64_t leaves = 0;         // ... with every node decided
+  int64_t answers = 0;        // answers offered (feasible roundings and leaves)
+};
+
+class ProofSearch {
+ public:
+  // False when the problem is too large for a proof to be in reach
+  // (params.proof_max_strategies); the search then does nothing.
+  bool init(const SearchModel& m, const Contraction* contraction);
+  bool active() const { return active_; }
+  // Processes tree nodes while `more()` holds. `upper` gives the incumbent's
+  // exact cost when there is one that fits (false otherwise); answers that fit
+  // go to `offer` (the model's strategies and their cost). True once the tree
+  // is exhausted: then proven() is a lower bound on every answer's cost.
+  bool run(const std::function<bool(Int128*)>& upper,
+           const std::function<void(const std::vector<int32_t>&, double)>& offer,
+           const std::function<bool()>& more, const std::function<bool()>* should_stop);
+  bool exhausted() const { return active_ && stack_.empty(); }
+  // With the tree exhausted: the incumbent cost last pruned against (none:
+  // no answer fits at all, has_proof() false).
+  bool has_proof() const { return exhausted() && has_upper_; }
+  Int128 proven() const { return upper_; }
+  // Meanwhile: no answer costs less than the least bound among the subtrees
+  // still open (or the incumbent): every other subtree was pruned against the
+  // incumbent of its time. -inf before the root's bound.
+  double open_bound() const;
+  const ProofStats& stats() const { return stats_; }
+
+ private:
+  struct Warm {  // what a child starts from: its parent's multipliers and messages
+    MemoryRelax relax;
+    MessagePassing mp;
+  };
+  struct Frame {
+    std::vector<char> live;  // per position of the proof model's domains
+    std::shared_ptr<const Warm> warm;
+    double lb;  // its parent's bound (margin taken): none of its answers costs less
+  };
+  struct Piece {  // a node's usage over segments [lo, hi), per position at usage_[at + k]
+    int32_t lo, hi;
+    uint64_t at;
+  };
+
+
+  const SearchModel* m_ = nullptr;   // the model answers are given in
+  const Contraction* c_ = nullptr;   // null: the proof model is m_
+  const SearchModel* pm_ = nullptr;  // the proof model
+  bool active_ = false;
+  std::vector<Frame> stack_;
+  ProofStats stats_;
+  bool has_upper_ = false;
+  Int128 upper_ = 0;
+  double upper_d_ = 0;  // upper_ as a double (+inf without one)
+  Rng rng_{0x2545F4914F6CDD1DULL};
+
+  // Memory: per proof node, its usage over time where the limit can bind.
+  int segments_ = 0;
+  std::vector<uint32_t> piece_off_;
+  std::vector<Piece> pieces_;
+  std::vector<int64_t> usage_;
+  std::vector<int64_t> least_, piece_least_, table_;  // forward checking's scratch
+  std::vector<int32_t> position_;  // per proof-model strategy (problem offsets): its domain position
+
+  // Scratch.
+  Warm pieces_of_;  // the messages of the best iterate, whose pieces the reduced costs read
+  MessagePassing layout_;  // where each incidence's side of the pieces lies (any copy's layout)
+  std::vector<double> weight_, extra_, node_piece_, side_, node_min_, edge_min_;
+  std::vector<int32_t> rounded_, best_rounding_, expanded_;
+  std::vector<int64_t> row_sum_;
+
+  void refresh_upper(const std::function<bool(Int128*)>& upper);
+  bool least_usage(const std::vector<char>& live);
+  int64_t range_max(int lo, int hi) const;
+  bool forward_check(std::vector<char>* live);
+  // The subtree's bound (-inf when stopped); leaves the pieces and the
+  // rounding of the best iterate in the scratch vectors.
+  double bound(const std::vector<char>& live, Warm* w, const std::function<bool(Int128*)>& upper,
+               const std::function<void(const std::vector<int32_t>&, double)>& offer,
+               const std::function<bool()>* should_stop, double* margin);
+  bool fits(const SearchState& s) const;
+  void expand(const std::vector<int32_t>& proof_assignment, std::vector<int32_t>* out) const;
+  bool prunes(double lb, double margin) const { return has_upper_ && lb - margin > upper_d_ - 1; }
+  int branch_node(const std::vector<char>& live) const;
+  // The edge piece of incidence q (at node a) with a at position k and the other end at t.
+  double edge_piece(int a, uint32_t q, int k, int t) const;
+};
+
+}  // namespace iopddl
