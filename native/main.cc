@@ -334,7 +334,8 @@ int main(int argc, char** argv) {
                   to_string(r.evaluation.node_cost).c_str(), to_string(r.evaluation.edge_cost).c_str(),
                   to_string(r.evaluation.peak_usage).c_str(), p.has_usage_limit ? " of " : "",
                   p.has_usage_limit ? std::to_string(p.usage_limit).c_str() : "");
-    if (r.proven_optimal()) std::printf("# proven optimal\n");
+    if (r.proven_optimal())
+      std::printf("# proven optimal: lower bound %s equals the cost\n", to_string(r.lower_bound).c_str());
     else if (r.feasible && r.has_lower_bound)
       std::printf("# lower bound %s, gap %s%%\n", to_string(r.lower_bound).c_str(),
                   percent(r.evaluation.total_cost - r.lower_bound, r.evaluation.total_cost).c_str());
