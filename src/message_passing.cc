@@ -154,6 +154,18 @@ bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std:
   return true;
 }
 
+double MessagePassing::node_term(int i, std::vector<double>* h) const {
+  const SearchModel& m = *m_;
+  const int Ki = m.dom_size(i);
+  h->assign(unary_.begin() + m.dom_off[i], unary_.begin() + m.dom_off[i + 1]);
+  int after = 0;
+  for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+    for (int k = 0; k < Ki; ++k) (*h)[k] += msg_[msg_off_[a] + k];
+    after += pos_[m.adj[a].other] > pos_[i];
+  }
+  return 1.0 - gamma_[i] * after;
+}
+
 double MessagePassing::lower_bound(double* abs_sum) const {
   // The reparametrised problem split into pieces that are minimised separately:
   // node i hands gamma_i of its term to each edge towards a later node and
@@ -163,13 +175,7 @@ double MessagePassing::lower_bound(double* abs_sum) const {
   std::vector<double> h;
   for (int i = 0; i < m.n; ++i) {
     const int Ki = m.dom_size(i);
-    h.assign(unary_.begin() + m.dom_off[i], unary_.begin() + m.dom_off[i + 1]);
-    int after = 0;
-    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
-      for (int k = 0; k < Ki; ++k) h[k] += msg_[msg_off_[a] + k];
-      after += pos_[m.adj[a].other] > pos_[i];
-    }
-    const double keep = 1.0 - gamma_[i] * after;
+    const double keep = node_term(i, &h);
     double best = std::numeric_limits<double>::infinity();
     for (int k = 0; k < Ki; ++k) best = std::min(best, keep * h[k]);
     lb += best;
@@ -205,16 +211,10 @@ void MessagePassing::pieces(std::vector<double>* node, std::vector<double>* side
   std::vector<double> h;
   for (int i = 0; i < m.n; ++i) {
     const int Ki = m.dom_size(i);
-    h.assign(unary_.begin() + m.dom_off[i], unary_.begin() + m.dom_off[i + 1]);
-    int after = 0;
-    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
-      for (int k = 0; k < Ki; ++k) h[k] += msg_[msg_off_[a] + k];
-      after += pos_[m.adj[a].other] > pos_[i];
-    }
     // As lower_bound() splits them: i keeps `keep` of its term and hands
     // gamma_i of it to each edge towards a later node; an edge's earlier end
     // takes that share minus the message it got, its later end minus its own.
-    const double keep = 1.0 - gamma_[i] * after;
+    const double keep = node_term(i, &h);
     for (int k = 0; k < Ki; ++k) (*node)[m.dom_off[i] + k] = keep * h[k];
     for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
       const bool earlier = pos_[m.adj[a].other] > pos_[i];
