@@ -44,8 +44,10 @@ describe('solving', () => {
     let ticks = 0;
     const timer = setInterval(() => { ticks++; }, 20);
     const t0 = performance.now();
+    // The proof search off: it proves G optimal within a second, which would end the search.
     const r = await g.solve({
       timeLimitMs: 1500,
+      params: { proof_max_strategies: 0 },
       onProgress: (p) => seen.push({ at: performance.now() - t0, p }),
     });
     clearInterval(timer);
@@ -74,7 +76,7 @@ describe('solving', () => {
     setTimeout(() => { abortedAt = performance.now(); ac.abort(); }, 700);
     const t0 = performance.now();
     const r = await g.solve({
-      timeLimitMs: 60_000, signal: ac.signal,
+      timeLimitMs: 60_000, signal: ac.signal, params: { proof_max_strategies: 0 },  // else G ends proven
       onProgress: (p) => { if (p.feasible) best = p.cost; },
     });
     const latency = performance.now() - abortedAt;
@@ -100,7 +102,7 @@ describe('solving', () => {
 
   test('AbortSignal.timeout works as a signal', async () => {
     const t0 = performance.now();
-    const r = await g.solve({ timeLimitMs: 60_000, signal: AbortSignal.timeout(300) });
+    const r = await g.solve({ timeLimitMs: 60_000, signal: AbortSignal.timeout(300), params: { proof_max_strategies: 0 } });
     assert.ok(performance.now() - t0 < 2000);
     assert.equal(r.aborted, true);
   });
