@@ -108,10 +108,16 @@ void ProofSearch::refresh_upper(const std::function<bool(Int128*)>& upper) {
   }
 }
 
-// Within the limit, free of forbidden entries (`big` exceeds every finite
+// Offers an answer (a rounding or a leaf, in the model's strategies) when it
+// is within the limit, free of forbidden entries (`big` exceeds every finite
 // total) and cheaper than the incumbent.
-bool ProofSearch::fits(const SearchState& s) const {
-  return s.within_limit() && s.cost < m_->big && (!has_upper_ || s.cost < upper_d_);
+void ProofSearch::offer_if_better(const SearchState& s,
+                                  const std::function<void(const std::vector<int32_t>&, double)>& offer,
+                                  const std::function<bool(Int128*)>& upper) {
+  if (!s.within_limit() || !(s.cost < m_->big) || (has_upper_ && !(s.cost < upper_d_))) return;
+  ++stats_.answers;
+  offer(s.s, s.cost);
+  refresh_upper(upper);
 }
 
 void ProofSearch::expand(const std::vector<int32_t>& a, std::vector<int32_t>* out) const {
@@ -223,11 +229,7 @@ double ProofSearch::bound(const std::vector<char>& live, Warm* w, const std::fun
     bool all_live = true;
     for (int i = 0; i < pm.n && all_live; ++i)
       all_live = live[pm.dom_off[i] + position_[pm.p->strategy_offset[i] + rounded_[i]]];
-    if (all_live && fits(s)) {
-      ++stats_.answers;
-      offer(expanded_, s.cost);
-      refresh_upper(upper);
-    }
+    if (all_live) offer_if_better(s, offer, upper);
     const bool gained = !std::isfinite(best) || lb > best + 1e-9 * std::abs(best);
     if (lb > best) {
       best = lb;
@@ -391,11 +393,7 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
       expand(leaf, &expanded_);
       SearchState s;
       s.init(*m_, expanded_);
-      if (fits(s)) {
-        ++stats_.answers;
-        offer(expanded_, s.cost);
-        refresh_upper(upper);
-      }
+      offer_if_better(s, offer, upper);
       continue;
     }
     // Children: the rounding's value first, then by the node's piece; pushed

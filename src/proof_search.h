@@ -117,7 +117,8 @@ class ProofSearch {
   double bound(const std::vector<char>& live, Warm* w, const std::function<bool(Int128*)>& upper,
                const std::function<void(const std::vector<int32_t>&, double)>& offer,
                const std::function<bool()>* should_stop, double* margin);
-  bool fits(const SearchState& s) const;
+  void offer_if_better(const SearchState& s, const std::function<void(const std::vector<int32_t>&, double)>& offer,
+                       const std::function<bool(Int128*)>& upper);
   void expand(const std::vector<int32_t>& proof_assignment, std::vector<int32_t>* out) const;
   bool prunes(double lb, double margin) const { return has_upper_ && lb - margin > upper_d_ - 1; }
   int branch_node(const std::vector<char>& live) const;
