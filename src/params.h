@@ -35,9 +35,9 @@ namespace iopddl {
   X(lagrangian_refresh, int, 8, 1, 1000000, "rounds between snapshots of the multipliers for the Lagrangian bound") \
   X(rounding_bound_every, int, 4, 1, 1000000, "rounding rounds between two bounds from the rounding role")       \
   /* the proof search (proof_search.cc), thread 0 */                                                          \
-  X(proof_max_strategies, double, 20000.0, 0.0, 1e12,                                                          \
-    "branch and bound towards a proof only on problems (contracted) with at most this many live strategies")   \
-  X(proof_share, double, 0.5, 0.0, 100.0, "the proof search's time, as a share of thread 0's round")            \
+  X(proof_max_strategies, double, 200000.0, 0.0, 1e12,                                                          \
+    "branch and bound towards a proof (and its root's bound and roundings) only on problems (contracted) with at most this many live strategies") \
+  X(proof_share, double, 0.5, 0.0, 100.0, "the proof search's time, as a share of the time thread 0's other steps took")            \
   X(proof_round_nodes, int, 4, 1, 1000000, "proof tree nodes per round when a round budget is set")              \
   X(proof_steps, int, 600, 1, 1000000, "multiplier steps at most per proof tree node")                          \
   X(proof_stall, int, 60, 1, 1000000, "... and at most this many without a gain")                               \

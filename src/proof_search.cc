@@ -13,6 +13,7 @@ bool ProofSearch::init(const SearchModel& m, const Contraction* contraction) {
   c_ = contraction;
   pm_ = contraction ? &contraction->model() : &m;
   stack_.clear();
+  current_ = {};
   stats_ = {};
   has_upper_ = false;
   upper_d_ = std::numeric_limits<double>::infinity();
@@ -192,17 +193,19 @@ bool ProofSearch::forward_check(std::vector<char>* live) {
   return true;
 }
 
-double ProofSearch::bound(const std::vector<char>& live, Warm* w, const std::function<bool(Int128*)>& upper,
-                          const std::function<void(const std::vector<int32_t>&, double)>& offer,
-                          const std::function<bool()>* should_stop, double* margin) {
+bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
+                       const std::function<void(const std::vector<int32_t>&, double)>& offer,
+                       const std::function<bool()>* more_steps, const std::function<bool()>* should_stop) {
   const SearchModel& pm = *pm_;
   const Params& prm = m_->params;
-  double best = -std::numeric_limits<double>::infinity();
-  int since = 0;
-  for (int step = 0; step < prm.proof_steps; ++step) {
+  InFlight& c = current_;
+  const std::vector<char>& live = c.f.live;
+  Warm* w = c.warm.get();
+  for (; c.step < prm.proof_steps; ++c.step) {
     // A pass checks the stop flag only every 1024 nodes: on small problems,
     // never; a step here is short enough to check before each.
-    if (should_stop && (*should_stop)()) return -std::numeric_limits<double>::infinity();
+    if (should_stop && (*should_stop)()) return false;
+    if (c.step > 0 && more_steps && !(*more_steps)()) return false;
     w->relax.node_weights(&weight_);
     if (c_) {
       c_->prices(weight_, &extra_);
@@ -218,8 +221,10 @@ double ProofSearch::bound(const std::vector<char>& live, Warm* w, const std::fun
     for (size_t d = 0; d < extra_.size(); ++d)
       if (!live[d]) extra_[d] += pm.big;
     w->mp.set_extra(extra_);
+    // A pass cut short leaves messages whose bound still holds: the step is
+    // redone from them.
     for (int r = 0; r < prm.passes_per_price; ++r)
-      if (!w->mp.iterate(&rounded_, should_stop)) return -std::numeric_limits<double>::infinity();
+      if (!w->mp.iterate(&rounded_, should_stop)) return false;
     double mag = 0;
     const double offset = w->relax.penalty_offset();
     const double lb = w->mp.lower_bound(&mag) - offset;
@@ -230,19 +235,19 @@ double ProofSearch::bound(const std::vector<char>& live, Warm* w, const std::fun
     for (int i = 0; i < pm.n && all_live; ++i)
       all_live = live[pm.dom_off[i] + position_[pm.p->strategy_offset[i] + rounded_[i]]];
     if (all_live) offer_if_better(s, offer, upper);
-    const bool gained = !std::isfinite(best) || lb > best + 1e-9 * std::abs(best);
-    if (lb > best) {
-      best = lb;
-      *margin = 1e-9 * (mag + offset) + 1e-6;
+    const bool gained = !std::isfinite(c.best) || lb > c.best + 1e-9 * std::abs(c.best);
+    if (lb > c.best) {
+      c.best = lb;
+      c.margin = 1e-9 * (mag + offset) + 1e-6;
       w->mp.pieces(&node_piece_, &side_);
       best_rounding_ = rounded_;
     }
-    since = gained ? 0 : since + 1;
-    if (since >= prm.proof_stall) break;
-    if (prunes(best, *margin)) break;
+    c.since = gained ? 0 : c.since + 1;
+    if (c.since >= prm.proof_stall) break;
+    if (prunes(c.best, c.margin)) break;
     w->relax.update(expanded_, s.cost, upper_d_, &rng_);
   }
-  return best;
+  return true;
 }
 
 double ProofSearch::edge_piece(int a, uint32_t q, int k, int t) const {
@@ -317,105 +322,118 @@ int ProofSearch::branch_node(const std::vector<char>& live) const {
 double ProofSearch::open_bound() const {
   double b = has_upper_ ? upper_d_ : std::numeric_limits<double>::infinity();
   for (const Frame& f : stack_) b = std::min(b, f.lb);
+  // The node in flight: its parent's bound, or its own best iterate's, the
+  // rounding margin taken.
+  if (current_.on) b = std::min(b, std::max(current_.f.lb, current_.best - current_.margin));
   return b;
 }
 
 bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
                       const std::function<void(const std::vector<int32_t>&, double)>& offer,
-                      const std::function<bool()>& more, const std::function<bool()>* should_stop) {
+                      const std::function<bool()>& more, const std::function<bool()>* more_steps,
+                      const std::function<bool()>* should_stop) {
   if (!active_) return false;
-  const SearchModel& pm = *pm_;
   refresh_upper(upper);
-  while (!stack_.empty() && more()) {
-    Frame f = std::move(stack_.back());
-    stack_.pop_back();
-    ++stats_.nodes;
-    if (!forward_check(&f.live)) {
-      ++stats_.pruned_memory;
-      continue;
-    }
-    auto warm = std::make_shared<Warm>(*f.warm);
-    double margin = 0;
-    const double lb = bound(f.live, warm.get(), upper, offer, should_stop, &margin);
-    if (lb == -std::numeric_limits<double>::infinity()) {  // stopped: again next time
-      --stats_.nodes;
-      stack_.push_back(std::move(f));
-      return false;
-    }
-    if (prunes(lb, margin)) {
-      ++stats_.pruned_bound;
-      continue;
-    }
-    // Reduced costs: the pieces' minima, and each value's bound with it fixed.
-    node_min_.assign(pm.n, 0.0);
-    edge_min_.assign(pm.p->num_edges(), 0.0);
-    for (int a = 0; a < pm.n; ++a) {
-      node_min_[a] = *std::min_element(node_piece_.begin() + pm.dom_off[a], node_piece_.begin() + pm.dom_off[a + 1]);
-      for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q) {
-        if (!pm.adj[q].self_is_u) continue;
-        double lo = std::numeric_limits<double>::infinity();
-        for (int k = 0; k < pm.dom_size(a); ++k)
-          for (int t = 0; t < pm.dom_size(pm.adj[q].other); ++t) lo = std::min(lo, edge_piece(a, q, k, t));
-        edge_min_[pm.adj[q].edge] = lo;
+  while (current_.on || (!stack_.empty() && more())) {
+    if (!current_.on) {
+      Frame f = std::move(stack_.back());
+      stack_.pop_back();
+      ++stats_.nodes;
+      if (!forward_check(&f.live)) {
+        ++stats_.pruned_memory;
+        continue;
       }
+      current_.warm = std::make_shared<Warm>(*f.warm);
+      current_.f = std::move(f);
+      current_.step = current_.since = 0;
+      current_.best = -std::numeric_limits<double>::infinity();
+      current_.margin = 0;
+      current_.on = true;
     }
-    bool empty = false;
-    for (int a = 0; a < pm.n && !empty && has_upper_; ++a) {
-      const int Ka = pm.dom_size(a);
-      int left = 0;
-      for (int k = 0; k < Ka; ++k) {
-        char& l = f.live[pm.dom_off[a] + k];
-        if (!l) continue;
-        double v = lb - node_min_[a] + node_piece_[pm.dom_off[a] + k];
-        for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q) {
-          const int o = pm.adj[q].other;
-          double lo = std::numeric_limits<double>::infinity();
-          for (int t = 0; t < pm.dom_size(o); ++t)
-            if (f.live[pm.dom_off[o] + t]) lo = std::min(lo, edge_piece(a, q, k, t));
-          v += lo - edge_min_[pm.adj[q].edge];
-        }
-        if (prunes(v, margin)) l = 0;
-        left += l;
-      }
-      empty = left == 0;
-    }
-    if (empty) {
-      ++stats_.pruned_bound;
-      continue;
-    }
-    const int a = branch_node(f.live);
-    if (a < 0) {  // every node decided: a leaf, costed exactly
-      ++stats_.leaves;
-      std::vector<int32_t> leaf(pm.n);
-      for (int i = 0; i < pm.n; ++i)
-        for (int k = 0; k < pm.dom_size(i); ++k)
-          if (f.live[pm.dom_off[i] + k]) leaf[i] = pm.domain(i)[k];
-      expand(leaf, &expanded_);
-      SearchState s;
-      s.init(*m_, expanded_);
-      offer_if_better(s, offer, upper);
-      continue;
-    }
-    // Children: the rounding's value first, then by the node's piece; pushed
-    // in reverse so the first is searched first.
-    const int Ka = pm.dom_size(a);
-    const int first = position_[pm.p->strategy_offset[a] + best_rounding_[a]];
-    std::vector<int> values;
-    for (int k = 0; k < Ka; ++k)
-      if (f.live[pm.dom_off[a] + k]) values.push_back(k);
-    std::sort(values.begin(), values.end(), [&](int x, int y) {
-      if ((x == first) != (y == first)) return x == first;
-      return node_piece_[pm.dom_off[a] + x] < node_piece_[pm.dom_off[a] + y];
-    });
-    std::shared_ptr<const Warm> shared = warm;
-    for (auto it = values.rbegin(); it != values.rend(); ++it) {
-      Frame child{f.live, shared, lb - margin};
-      for (int k = 0; k < Ka; ++k)
-        if (k != *it) child.live[pm.dom_off[a] + k] = 0;
-      stack_.push_back(std::move(child));
+    if (!bound(upper, offer, more_steps, should_stop)) return false;  // paused: again next time
+    current_.on = false;
+    settle(upper, offer);
+  }
+  return exhausted();
+}
+
+void ProofSearch::settle(const std::function<bool(Int128*)>& upper,
+                         const std::function<void(const std::vector<int32_t>&, double)>& offer) {
+  const SearchModel& pm = *pm_;
+  Frame& f = current_.f;
+  const double lb = current_.best, margin = current_.margin;
+  std::shared_ptr<const Warm> shared = std::move(current_.warm);
+  if (prunes(lb, margin)) {
+    ++stats_.pruned_bound;
+    return;
+  }
+  // Reduced costs: the pieces' minima, and each value's bound with it fixed.
+  node_min_.assign(pm.n, 0.0);
+  edge_min_.assign(pm.p->num_edges(), 0.0);
+  for (int a = 0; a < pm.n; ++a) {
+    node_min_[a] = *std::min_element(node_piece_.begin() + pm.dom_off[a], node_piece_.begin() + pm.dom_off[a + 1]);
+    for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q) {
+      if (!pm.adj[q].self_is_u) continue;
+      double lo = std::numeric_limits<double>::infinity();
+      for (int k = 0; k < pm.dom_size(a); ++k)
+        for (int t = 0; t < pm.dom_size(pm.adj[q].other); ++t) lo = std::min(lo, edge_piece(a, q, k, t));
+      edge_min_[pm.adj[q].edge] = lo;
     }
   }
-  return stack_.empty();
+  bool empty = false;
+  for (int a = 0; a < pm.n && !empty && has_upper_; ++a) {
+    const int Ka = pm.dom_size(a);
+    int left = 0;
+    for (int k = 0; k < Ka; ++k) {
+      char& l = f.live[pm.dom_off[a] + k];
+      if (!l) continue;
+      double v = lb - node_min_[a] + node_piece_[pm.dom_off[a] + k];
+      for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q) {
+        const int o = pm.adj[q].other;
+        double lo = std::numeric_limits<double>::infinity();
+        for (int t = 0; t < pm.dom_size(o); ++t)
+          if (f.live[pm.dom_off[o] + t]) lo = std::min(lo, edge_piece(a, q, k, t));
+        v += lo - edge_min_[pm.adj[q].edge];
+      }
+      if (prunes(v, margin)) l = 0;
+      left += l;
+    }
+    empty = left == 0;
+  }
+  if (empty) {
+    ++stats_.pruned_bound;
+    return;
+  }
+  const int a = branch_node(f.live);
+  if (a < 0) {  // every node decided: a leaf, costed exactly
+    ++stats_.leaves;
+    std::vector<int32_t> leaf(pm.n);
+    for (int i = 0; i < pm.n; ++i)
+      for (int k = 0; k < pm.dom_size(i); ++k)
+        if (f.live[pm.dom_off[i] + k]) leaf[i] = pm.domain(i)[k];
+    expand(leaf, &expanded_);
+    SearchState s;
+    s.init(*m_, expanded_);
+    offer_if_better(s, offer, upper);
+    return;
+  }
+  // Children: the rounding's value first, then by the node's piece; pushed
+  // in reverse so the first is searched first.
+  const int Ka = pm.dom_size(a);
+  const int first = position_[pm.p->strategy_offset[a] + best_rounding_[a]];
+  std::vector<int> values;
+  for (int k = 0; k < Ka; ++k)
+    if (f.live[pm.dom_off[a] + k]) values.push_back(k);
+  std::sort(values.begin(), values.end(), [&](int x, int y) {
+    if ((x == first) != (y == first)) return x == first;
+    return node_piece_[pm.dom_off[a] + x] < node_piece_[pm.dom_off[a] + y];
+  });
+  for (auto it = values.rbegin(); it != values.rend(); ++it) {
+    Frame child{f.live, shared, lb - margin};
+    for (int k = 0; k < Ka; ++k)
+      if (k != *it) child.live[pm.dom_off[a] + k] = 0;
+    stack_.push_back(std::move(child));
+  }
 }
 
 }  // namespace iopddl

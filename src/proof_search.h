@@ -48,14 +48,19 @@ class ProofSearch {
   // (params.proof_max_strategies); the search then does nothing.
   bool init(const SearchModel& m, const Contraction* contraction);
   bool active() const { return active_; }
-  // Processes tree nodes while `more()` holds. `upper` gives the incumbent's
-  // exact cost when there is one that fits (false otherwise); answers that fit
-  // go to `offer` (the model's strategies and their cost). True once the tree
-  // is exhausted: then proven() is a lower bound on every answer's cost.
+  // Processes tree nodes while `more()` holds (asked before each). `upper`
+  // gives the incumbent's exact cost when there is one that fits (false
+  // otherwise); answers that fit go to `offer` (the model's strategies and
+  // their cost). With `more_steps`, a node's bound also pauses between its
+  // steps once that says no (or `should_stop` says stop) and the next call
+  // resumes it: a node of a large problem takes longer than a slice. True
+  // once the tree is exhausted: then proven() is a lower bound on every
+  // answer's cost.
   bool run(const std::function<bool(Int128*)>& upper,
            const std::function<void(const std::vector<int32_t>&, double)>& offer,
-           const std::function<bool()>& more, const std::function<bool()>* should_stop);
-  bool exhausted() const { return active_ && stack_.empty(); }
+           const std::function<bool()>& more, const std::function<bool()>* more_steps,
+           const std::function<bool()>* should_stop);
+  bool exhausted() const { return active_ && stack_.empty() && !current_.on; }
   // With the tree exhausted: the incumbent cost last pruned against (none:
   // no answer fits at all, has_proof() false).
   bool has_proof() const { return exhausted() && has_upper_; }
@@ -76,6 +81,13 @@ class ProofSearch {
     std::shared_ptr<const Warm> warm;
     double lb;  // its parent's bound (margin taken): none of its answers costs less
   };
+  struct InFlight {  // the node whose bound is being computed, kept across slices
+    bool on = false;
+    Frame f;
+    std::shared_ptr<Warm> warm;
+    int step = 0, since = 0;  // bound steps taken, and since the last gain
+    double best = 0, margin = 0;  // the best bound so far and its rounding margin
+  };
   struct Piece {  // a node's usage over segments [lo, hi), per position at usage_[at + k]
     int32_t lo, hi;
     uint64_t at;
@@ -87,6 +99,7 @@ class ProofSearch {
   const SearchModel* pm_ = nullptr;  // the proof model
   bool active_ = false;
   std::vector<Frame> stack_;
+  InFlight current_;
   ProofStats stats_;
   bool has_upper_ = false;
   Int128 upper_ = 0;
@@ -112,11 +125,14 @@ class ProofSearch {
   bool least_usage(const std::vector<char>& live);
   int64_t range_max(int lo, int hi) const;
   bool forward_check(std::vector<char>* live);
-  // The subtree's bound (-inf when stopped); leaves the pieces and the
-  // rounding of the best iterate in the scratch vectors.
-  double bound(const std::vector<char>& live, Warm* w, const std::function<bool(Int128*)>& upper,
-               const std::function<void(const std::vector<int32_t>&, double)>& offer,
-               const std::function<bool()>* should_stop, double* margin);
+  // Moves current_'s bound on; false when paused before it is done. Leaves
+  // the pieces and the rounding of the best iterate in the scratch vectors.
+  bool bound(const std::function<bool(Int128*)>& upper,
+             const std::function<void(const std::vector<int32_t>&, double)>& offer,
+             const std::function<bool()>* more_steps, const std::function<bool()>* should_stop);
+  // The tree node in flight once its bound is done: prune, reduce, branch.
+  void settle(const std::function<bool(Int128*)>& upper,
+              const std::function<void(const std::vector<int32_t>&, double)>& offer);
   void offer_if_better(const SearchState& s, const std::function<void(const std::vector<int32_t>&, double)>& offer,
                        const std::function<bool(Int128*)>& upper);
   void expand(const std::vector<int32_t>& proof_assignment, std::vector<int32_t>* out) const;

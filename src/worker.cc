@@ -391,7 +391,9 @@ class Worker {
       if (ctx_->offer(a, cost, true)) ++count.improved;
       ctx_->offer_epoch(epoch_, a, cost);
     };
-    if (proof_.run(upper, offer, more, &stop_)) {
+    // With a round budget a node's bound runs whole, so the answer does not
+    // depend on the clock.
+    if (proof_.run(upper, offer, more, max_rounds_ > 0 ? nullptr : &more, &stop_)) {
       if (proof_.has_proof()) ctx_->offer_bound(proof_.proven());
     } else {
       offer_double_bound(proof_.open_bound(), 0);

@@ -311,7 +311,16 @@ TEST(ProofSearch, FindsAndProvesTheOptimumOnRandomInstances) {
         };
         int budget = 20000;
         const std::function<bool()> more = [&] { return budget-- > 0; };
-        ASSERT_TRUE(ps.run(upper, offer, more, nullptr)) << "seed " << seed << " not exhausted";
+        // Every other instance in slices of a tree node and three bound
+        // steps: a node paused mid-bound resumes where it was.
+        int steps = 0;
+        const std::function<bool()> more_steps = [&] { return steps-- > 0; };
+        bool exhausted = false;
+        for (int calls = 0; calls < 1000000 && !exhausted; ++calls) {
+          steps = 3;
+          exhausted = ps.run(upper, offer, more, seed % 2 ? &more_steps : nullptr, nullptr);
+        }
+        ASSERT_TRUE(exhausted) << "seed " << seed << " not exhausted";
         ASSERT_FALSE(bad_offer) << "seed " << seed;
         ASSERT_EQ(ps.has_proof(), ex.feasible) << "seed " << seed;
         if (!ex.feasible) {
