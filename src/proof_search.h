@@ -1,5 +1,7 @@
 // Depth-first branch and bound that proves the incumbent optimal on small
-// problems (toulbar2's DFBB, with this project's bounds). It runs on the
+// problems (toulbar2's DFBB, with this project's bounds); on larger ones,
+// where no proof is in reach, its root's bound and roundings still pay (all
+// its steps on one problem, on forward-checked domains). It runs on the
 // contracted problem (tied groups as one node) when there is one, else on the
 // model itself. At every node of its tree, over the values still live there:
 //  - memory forward checking: a value that cannot fit, with every other node
@@ -44,7 +46,7 @@ struct ProofStats {
 
 class ProofSearch {
  public:
-  // False when the problem is too large for a proof to be in reach
+  // False when the problem is too large even for the root's bound to pay
   // (params.proof_max_strategies); the search then does nothing.
   bool init(const SearchModel& m, const Contraction* contraction);
   bool active() const { return active_; }

@@ -119,7 +119,7 @@ class Worker {
   NeighbourhoodSearch lns_;
   bool lns_synced_ = false;  // false: best_ changed outside the neighbourhood search
   PenalisedRounding pr_;
-  ProofSearch proof_;          // thread 0, small problems only
+  ProofSearch proof_;          // thread 0, problems up to proof_max_strategies
   double proof_seconds_ = 0;   // time spent in it
   double search_seconds_ = 0;  // ... and in the rest of the rounds
   bool inited_ = false, started_ = false;
@@ -365,7 +365,7 @@ class Worker {
                                            }));
   }
 
-  // Thread 0, on small problems: the branch and bound towards a proof
+  // Thread 0, up to proof_max_strategies: the branch and bound towards a proof
   // (proof_search.h), kept to a share of the time the rest of the rounds took
   // (with a round budget, a fixed number of tree nodes per round). Once its
   // tree is exhausted, its bound proves the incumbent optimal and the search
