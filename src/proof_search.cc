@@ -324,7 +324,7 @@ double ProofSearch::open_bound() const {
   for (const Frame& f : stack_) b = std::min(b, f.lb);
   // The node in flight: its parent's bound, or its own best iterate's, the
   // rounding margin taken.
-  if (current_.on) b = std::min(b, std::max(current_.f.lb, current_.best - current_.margin));
+  if (current_.on()) b = std::min(b, std::max(current_.f.lb, current_.best - current_.margin));
   return b;
 }
 
@@ -334,8 +334,8 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
                       const std::function<bool()>* should_stop) {
   if (!active_) return false;
   refresh_upper(upper);
-  while (current_.on || (!stack_.empty() && more())) {
-    if (!current_.on) {
+  while (current_.on() || (!stack_.empty() && more())) {
+    if (!current_.on()) {
       Frame f = std::move(stack_.back());
       stack_.pop_back();
       ++stats_.nodes;
@@ -343,16 +343,10 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
         ++stats_.pruned_memory;
         continue;
       }
-      current_.warm = std::make_shared<Warm>(*f.warm);
-      current_.f = std::move(f);
-      current_.step = current_.since = 0;
-      current_.best = -std::numeric_limits<double>::infinity();
-      current_.margin = 0;
-      current_.on = true;
+      current_ = InFlight{std::make_shared<Warm>(*f.warm), std::move(f)};
     }
     if (!bound(upper, offer, more_steps, should_stop)) return false;  // paused: again next time
-    current_.on = false;
-    settle(upper, offer);
+    settle(upper, offer);  // takes the node out of flight
   }
   return exhausted();
 }
@@ -362,7 +356,7 @@ void ProofSearch::settle(const std::function<bool(Int128*)>& upper,
   const SearchModel& pm = *pm_;
   Frame& f = current_.f;
   const double lb = current_.best, margin = current_.margin;
-  std::shared_ptr<const Warm> shared = std::move(current_.warm);
+  std::shared_ptr<const Warm> shared = std::move(current_.warm);  // out of flight
   if (prunes(lb, margin)) {
     ++stats_.pruned_bound;
     return;

@@ -23,6 +23,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -62,7 +63,7 @@ class ProofSearch {
            const std::function<void(const std::vector<int32_t>&, double)>& offer,
            const std::function<bool()>& more, const std::function<bool()>* more_steps,
            const std::function<bool()>* should_stop);
-  bool exhausted() const { return active_ && stack_.empty() && !current_.on; }
+  bool exhausted() const { return active_ && stack_.empty() && !current_.on(); }
   // With the tree exhausted: the incumbent cost last pruned against (none:
   // no answer fits at all, has_proof() false).
   bool has_proof() const { return exhausted() && has_upper_; }
@@ -84,11 +85,11 @@ class ProofSearch {
     double lb;  // its parent's bound (margin taken): none of its answers costs less
   };
   struct InFlight {  // the node whose bound is being computed, kept across slices
-    bool on = false;
+    std::shared_ptr<Warm> warm;  // its own copy of its parent's; null: no node in flight
     Frame f;
-    std::shared_ptr<Warm> warm;
     int step = 0, since = 0;  // bound steps taken, and since the last gain
-    double best = 0, margin = 0;  // the best bound so far and its rounding margin
+    double best = -std::numeric_limits<double>::infinity(), margin = 0;  // the best bound so far and its rounding margin
+    bool on() const { return warm != nullptr; }
   };
   struct Piece {  // a node's usage over segments [lo, hi), per position at usage_[at + k]
     int32_t lo, hi;
