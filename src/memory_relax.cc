@@ -63,7 +63,7 @@ void MemoryRelax::node_weights(std::vector<double>* w) const {
     if (m_->has_interval(i)) (*w)[i] = prefix[p.seg_hi[i]] - prefix[p.seg_lo[i]];
 }
 
-void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double upper, Rng* rng) {
+void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double upper, Rng* rng, double known_dual) {
   if (!needed_) return;
   const Problem& p = *m_->p;
   std::fill(profile_.begin(), profile_.end(), 0.0);
@@ -89,6 +89,7 @@ void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double uppe
     if (g > 0 || lambda_[k] > 0) norm2 += g * g;  // the projected subgradient
   }
   if (norm2 <= 0) return;
+  if (!std::isnan(known_dual)) dual = known_dual;
   if (dual > best_dual_ + 1e-9 * std::abs(best_dual_)) {
     best_dual_ = dual;
     stall_ = 0;
@@ -97,7 +98,7 @@ void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double uppe
     stall_ = 0;
   }
   double gap = upper - dual;
-  if (!(gap > 0) || upper >= 1e299) gap = 0.01 * std::max(std::abs(cost), 1.0);
+  if (!(gap > 0) || upper >= 1e299) gap = 0.01 * std::max(std::abs(std::isnan(known_dual) ? cost : dual), 1.0);
   const double step = theta_ * (0.7 + 0.6 * rng->uniform()) * gap / norm2;
   for (size_t k = 0; k < lambda_.size(); ++k)
     lambda_[k] = std::max(0.0, lambda_[k] + step * profile_[k]);

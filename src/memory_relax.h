@@ -11,6 +11,7 @@
 //    moment can pay different prices), but no bound. The search uses these;
 //    the multipliers serve the bound.
 #pragma once
+#include <limits>
 #include <vector>
 
 #include "rng.h"
@@ -33,7 +34,12 @@ class MemoryRelax {
   // cost `upper` (multipliers rise where the limit is exceeded, fall where
   // there is slack). kNodes: each node's bracket moves by whether its interval
   // is over the limit (cost and upper unused).
-  void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng);
+  // `known_dual`, when given (not NaN), is the dual's value at these prices
+  // (a bound of the penalised problem less penalty_offset()) and replaces the
+  // answer's Lagrangian value in the step: an answer that pays forbidden
+  // entries or values removed by a search has a value far above the dual.
+  void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng,
+              double known_dual = std::numeric_limits<double>::quiet_NaN());
   // kNodes: back to no prices, each node's first price scaled by its own
   // random factor (log-uniform: params.restart_price_spread), so that a restarted search
   // prices memory along another path.

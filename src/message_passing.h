@@ -49,7 +49,7 @@ class MessagePassing {
   std::vector<double> unary_;      // per node domain index: cost + weight * usage
   std::vector<double> base_unary_;
   std::vector<double> usage_;
-  std::vector<double> h_, out_;
+  std::vector<double> h_, out_, hk_;
 
   // Node i's term with its incoming messages (into *h), and the share of it
   // the node keeps: gamma_i of it goes to each edge towards a later node.

@@ -8,11 +8,22 @@
 
 namespace iopddl {
 
+// The bound's rounding error, relative to the magnitudes it sums (its pieces'
+// minima and the multipliers' offset). Each piece is computed from the same
+// stored messages that cancel between pieces, so the error is that of the
+// arithmetic inside a piece and of the sum over pieces: a few units of 1e-16
+// per operation, over at most a few thousand operations per term, well
+// inside 1e-11. A margin near the whole units decides ties: at 1e-9 it was
+// 4-7 units on V and no subtree whose least cost equals the incumbent's
+// could be pruned.
+constexpr double kRoundingMargin = 1e-11;
+
 bool ProofSearch::init(const SearchModel& m, const Contraction* contraction) {
   m_ = &m;
   c_ = contraction;
   pm_ = contraction ? &contraction->model() : &m;
   stack_.clear();
+  root_done_ = false;
   current_ = {};
   stats_ = {};
   has_upper_ = false;
@@ -95,7 +106,8 @@ bool ProofSearch::init(const SearchModel& m, const Contraction* contraction) {
   root->relax.init(m, MemoryRelax::Schedule::kSegments);
   root->mp.init(pm);
   layout_ = root->mp;
-  stack_.push_back({std::vector<char>(pm.dom.size(), 1), std::move(root), -std::numeric_limits<double>::infinity()});
+  fresh_ = root;
+  stack_.push_back({std::vector<char>(pm.dom.size(), 1), root, -std::numeric_limits<double>::infinity(), true});
   return true;
 }
 
@@ -238,14 +250,17 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
     const bool gained = !std::isfinite(c.best) || lb > c.best + 1e-9 * std::abs(c.best);
     if (lb > c.best) {
       c.best = lb;
-      c.margin = 1e-9 * (mag + offset) + 1e-6;
+      c.margin = kRoundingMargin * (mag + offset) + 1e-6;
       w->mp.pieces(&node_piece_, &side_);
       best_rounding_ = rounded_;
     }
     c.since = gained ? 0 : c.since + 1;
     if (c.since >= prm.proof_stall) break;
     if (prunes(c.best, c.margin)) break;
-    w->relax.update(expanded_, s.cost, upper_d_, &rng_);
+    // The step is sized by the bound itself, not by the rounding's value: a
+    // rounding that takes a removed value pays a forbidden entry's price, and
+    // a step sized by that overshoots the multipliers far out.
+    w->relax.update(expanded_, s.cost, upper_d_, &rng_, lb);
   }
   return true;
 }
@@ -334,11 +349,31 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
                       const std::function<bool()>* should_stop) {
   if (!active_) return false;
   refresh_upper(upper);
+  // The tree starts afresh, from the root, when the incumbent improved since
+  // its root was bounded: a root bounded against a worse incumbent steers its
+  // multipliers and its branching elsewhere, and subtrees branched against it
+  // are costly (V, proving from its optimum: 162 tree nodes with the root
+  // bounded against it; not done after 900 without the restart). Only once
+  // the root is done, so a large problem's root, slower than the incumbent's
+  // improvements, is still finished.
+  if (root_done_ && has_upper_ && upper_d_ < tree_upper_) {
+    stack_.clear();
+    current_ = {};
+    stack_.push_back({std::vector<char>(pm_->dom.size(), 1), fresh_, -std::numeric_limits<double>::infinity(), true});
+    root_done_ = false;
+    ++stats_.restarts;
+  }
   while (current_.on() || (!stack_.empty() && more())) {
     if (!current_.on()) {
       Frame f = std::move(stack_.back());
       stack_.pop_back();
       ++stats_.nodes;
+      // Its parent's bound, against an incumbent that may have improved
+      // since the parent was branched.
+      if (prunes(f.lb, 0)) {
+        ++stats_.pruned_bound;
+        continue;
+      }
       if (!forward_check(&f.live)) {
         ++stats_.pruned_memory;
         continue;
@@ -357,6 +392,10 @@ void ProofSearch::settle(const std::function<bool(Int128*)>& upper,
   Frame& f = current_.f;
   const double lb = current_.best, margin = current_.margin;
   std::shared_ptr<const Warm> shared = std::move(current_.warm);  // out of flight
+  if (f.root) {
+    root_done_ = true;
+    tree_upper_ = upper_d_;
+  }
   if (prunes(lb, margin)) {
     ++stats_.pruned_bound;
     return;
@@ -411,21 +450,53 @@ void ProofSearch::settle(const std::function<bool(Int128*)>& upper,
     offer_if_better(s, offer, upper);
     return;
   }
-  // Children: the rounding's value first, then by the node's piece; pushed
-  // in reverse so the first is searched first.
+  // Children: one per usage class of the node's live values (values with
+  // the same usage on each of its pieces: memory cannot tell them apart, the
+  // pairwise bound can), or one per value when all share one class. The
+  // rounding's class first, then by the least node piece in the class;
+  // pushed in reverse so the first is searched first.
   const int Ka = pm.dom_size(a);
   const int first = position_[pm.p->strategy_offset[a] + best_rounding_[a]];
-  std::vector<int> values;
-  for (int k = 0; k < Ka; ++k)
-    if (f.live[pm.dom_off[a] + k]) values.push_back(k);
-  std::sort(values.begin(), values.end(), [&](int x, int y) {
-    if ((x == first) != (y == first)) return x == first;
-    return node_piece_[pm.dom_off[a] + x] < node_piece_[pm.dom_off[a] + y];
-  });
-  for (auto it = values.rbegin(); it != values.rend(); ++it) {
-    Frame child{f.live, shared, lb - margin};
+  std::vector<int> cls(Ka, -1);  // per live value: the least live value of its class
+  std::vector<int> heads;        // one value per class
+  for (int k = 0; k < Ka; ++k) {
+    if (!f.live[pm.dom_off[a] + k]) continue;
+    if (m_->params.proof_branch_classes)
+      for (int h : heads) {
+        bool same = true;
+        for (uint32_t q = piece_off_[a]; q < piece_off_[a + 1] && same; ++q)
+          same = usage_[pieces_[q].at + k] == usage_[pieces_[q].at + h];
+        if (same) {
+          cls[k] = h;
+          break;
+        }
+      }
+    if (cls[k] < 0) {
+      cls[k] = k;
+      heads.push_back(k);
+    }
+  }
+  if (heads.size() < 2) {  // one class: branch on the values
+    heads.clear();
     for (int k = 0; k < Ka; ++k)
-      if (k != *it) child.live[pm.dom_off[a] + k] = 0;
+      if (f.live[pm.dom_off[a] + k]) heads.push_back(cls[k] = k);
+  }
+  std::vector<double> least(Ka, std::numeric_limits<double>::infinity());
+  for (int k = 0; k < Ka; ++k)
+    if (f.live[pm.dom_off[a] + k]) least[cls[k]] = std::min(least[cls[k]], node_piece_[pm.dom_off[a] + k]);
+  const int first_class = cls[first];
+  std::sort(heads.begin(), heads.end(), [&](int x, int y) {
+    if ((x == first_class) != (y == first_class)) return x == first_class;
+    if (least[x] != least[y]) return least[x] < least[y];
+    return x < y;
+  });
+  // A child's bound: its parent's, or its parent's parent's when that is
+  // higher (a bound warm-started from its parent can end below it).
+  const double inherited = std::max(lb - margin, f.lb);
+  for (auto it = heads.rbegin(); it != heads.rend(); ++it) {
+    Frame child{f.live, shared, inherited, false};
+    for (int k = 0; k < Ka; ++k)
+      if (f.live[pm.dom_off[a] + k] && cls[k] != *it) child.live[pm.dom_off[a] + k] = 0;
     stack_.push_back(std::move(child));
   }
 }

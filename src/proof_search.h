@@ -43,6 +43,7 @@ struct ProofStats {
   int64_t pruned_memory = 0;  // ... closed by forward checking (or an emptied domain)
   int64_t leaves = 0;         // ... with every node decided
   int64_t answers = 0;        // answers offered (feasible roundings and leaves)
+  int64_t restarts = 0;       // the tree started afresh for a better incumbent
 };
 
 class ProofSearch {
@@ -83,6 +84,7 @@ class ProofSearch {
     std::vector<char> live;  // per position of the proof model's domains
     std::shared_ptr<const Warm> warm;
     double lb;  // its parent's bound (margin taken): none of its answers costs less
+    bool root;
   };
   struct InFlight {  // the node whose bound is being computed, kept across slices
     std::shared_ptr<Warm> warm;  // its own copy of its parent's; null: no node in flight
@@ -103,6 +105,9 @@ class ProofSearch {
   bool active_ = false;
   std::vector<Frame> stack_;
   InFlight current_;
+  std::shared_ptr<const Warm> fresh_;  // the root's start: no multipliers, no messages
+  bool root_done_ = false;             // the tree's root is bounded ...
+  double tree_upper_ = 0;              // ... against this incumbent's cost
   ProofStats stats_;
   bool has_upper_ = false;
   Int128 upper_ = 0;

@@ -122,6 +122,9 @@ class Worker {
   ProofSearch proof_;          // thread 0, problems up to proof_max_strategies
   double proof_seconds_ = 0;   // time spent in it
   double search_seconds_ = 0;  // ... and in the rest of the rounds
+  bool inc_feasible_ = false;  // the incumbent as the proof search last saw it
+  Int128 inc_cost_ = 0;
+  double inc_improved_at_ = 0;  // ... and when it last improved
   bool inited_ = false, started_ = false;
 
   // The state every step needs, then a first answer (and the warm start).
@@ -374,14 +377,30 @@ class Worker {
     const double now = ctx_->elapsed();
     search_seconds_ += now - round_start;
     if (!proof_.active() || proof_.exhausted() || ctx_->should_stop()) return;
-    if (max_rounds_ == 0 && proof_seconds_ >= prm_.proof_share * search_seconds_) return;
+    // The incumbent's last improvement: once it has stalled for as long as it
+    // took to get there, the proof search's share grows (up to
+    // proof_share_stalled): on a small problem the answer is often optimal
+    // by then and only the proof is left to do.
+    {
+      bool feasible = false;
+      Int128 cost = 0;
+      if (ctx_->incumbent->summary(&feasible, &cost) && feasible && (!inc_feasible_ || cost < inc_cost_)) {
+        inc_feasible_ = true;
+        inc_cost_ = cost;
+        inc_improved_at_ = now;
+      }
+    }
+    const double stall = inc_feasible_ ? now - inc_improved_at_ : 0.0;
+    const double share = std::min(std::max(prm_.proof_share, prm_.proof_share_stalled),
+                                  prm_.proof_share * (1.0 + stall / std::max(inc_improved_at_, 1.0)));
+    if (max_rounds_ == 0 && proof_seconds_ >= share * search_seconds_) return;
     MechanismCount& count = at(counts_, Mechanism::kProofSearch);
     MechanismTimer timer(&count);
     const int64_t nodes_before = proof_.stats().nodes;
     int64_t budget = prm_.proof_round_nodes;
     const std::function<bool()> more = [&] {
       if (max_rounds_ > 0) return budget-- > 0;
-      return proof_seconds_ + (ctx_->elapsed() - now) < prm_.proof_share * search_seconds_;
+      return proof_seconds_ + (ctx_->elapsed() - now) < share * search_seconds_;
     };
     const auto upper = [&](Int128* cost) {
       bool feasible = false;

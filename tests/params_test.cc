@@ -4,10 +4,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <mutex>
 
 #include "load_json.h"
 #include "params.h"
+#include "solution_io.h"
 #include "solver.h"
 #include "test_data.h"
 
@@ -227,6 +230,32 @@ TEST(ProofSearch, ProvesGOptimal) {
   EXPECT_TRUE(r.evaluation.total_cost == Int128(217039));
   EXPECT_LT(r.elapsed_seconds, 30);
   EXPECT_GT(r.stats.mechanisms[int(Mechanism::kProofSearch)].tried, 0);
+}
+
+// V (816 nodes, memory-bound, optimum 1617084) is proven optimal from its
+// optimum within a budget of tree nodes: one round of one thread runs the
+// whole tree (a round budget: no clock involved). It fails (not exhausted
+// within 400 tree nodes) when the bound's rounding margin is 1e-9 of its
+// magnitudes (4-7 units: ties cannot be pruned), when the multiplier steps
+// are sized by the rounding's value instead of the bound, and with
+// proof_branch_classes=0 (one child per value).
+TEST(ProofSearch, ProvesVOptimalFromItsOptimum) {
+  Problem p = load("asplos-2025-iopddl-V.json.gz");
+  std::ifstream in(std::string(IOPDDL_TEST_DATA) + "/asplos-2025-iopddl-V.optimum");
+  std::stringstream text;
+  text << in.rdbuf();
+  SolveOptions o;
+  ASSERT_TRUE(parse_solution(text.str(), "V.optimum", &o.start).ok);
+  o.time_limit_seconds = 1e6;
+  o.threads = 1;
+  o.max_rounds = 1;
+  ASSERT_TRUE(set_param(&o.params, "proof_round_nodes", 400).ok);  // it takes 162
+  const SolveResult r = solve(p, o);
+  ASSERT_TRUE(r.feasible);
+  EXPECT_TRUE(r.evaluation.total_cost == Int128(1617084));
+  EXPECT_TRUE(r.proven_optimal());
+  ASSERT_TRUE(r.has_lower_bound);
+  EXPECT_TRUE(r.lower_bound == Int128(1617084)) << double(r.lower_bound);
 }
 
 TEST(SolveSession, BadStartIsAStatus) {
