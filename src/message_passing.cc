@@ -8,48 +8,20 @@ namespace iopddl {
 
 namespace {
 
-// Row minima for the passes and the bound, in four independent chains so the
-// loop is not one long dependency (min is exact: the result is the same as a
-// plain left-to-right loop's, bit for bit).
-// min over k of a[k] + row[k]
-inline double row_min(const double* a, const double* row, int n) {
+// The least of value(k) over k < n, for the row minima of the passes and the
+// bound, in four independent chains so the loop is not one long dependency
+// (min is exact: the result is a plain left-to-right loop's, bit for bit).
+template <class Value>
+inline double least_of(int n, const Value& value) {
   double b0 = std::numeric_limits<double>::infinity(), b1 = b0, b2 = b0, b3 = b0;
   int k = 0;
   for (; k + 4 <= n; k += 4) {
-    b0 = std::min(b0, a[k] + row[k]);
-    b1 = std::min(b1, a[k + 1] + row[k + 1]);
-    b2 = std::min(b2, a[k + 2] + row[k + 2]);
-    b3 = std::min(b3, a[k + 3] + row[k + 3]);
+    b0 = std::min(b0, value(k));
+    b1 = std::min(b1, value(k + 1));
+    b2 = std::min(b2, value(k + 2));
+    b3 = std::min(b3, value(k + 3));
   }
-  for (; k < n; ++k) b0 = std::min(b0, a[k] + row[k]);
-  return std::min(std::min(b0, b1), std::min(b2, b3));
-}
-
-// min over t of (a + row[t]) - sub[t]
-inline double row_min_less(double a, const double* row, const double* sub, int n) {
-  double b0 = std::numeric_limits<double>::infinity(), b1 = b0, b2 = b0, b3 = b0;
-  int t = 0;
-  for (; t + 4 <= n; t += 4) {
-    b0 = std::min(b0, a + row[t] - sub[t]);
-    b1 = std::min(b1, a + row[t + 1] - sub[t + 1]);
-    b2 = std::min(b2, a + row[t + 2] - sub[t + 2]);
-    b3 = std::min(b3, a + row[t + 3] - sub[t + 3]);
-  }
-  for (; t < n; ++t) b0 = std::min(b0, a + row[t] - sub[t]);
-  return std::min(std::min(b0, b1), std::min(b2, b3));
-}
-
-// min over k of (a[k] + row[k]) - sub
-inline double row_min_less_each(const double* a, const double* row, double sub, int n) {
-  double b0 = std::numeric_limits<double>::infinity(), b1 = b0, b2 = b0, b3 = b0;
-  int k = 0;
-  for (; k + 4 <= n; k += 4) {
-    b0 = std::min(b0, a[k] + row[k] - sub);
-    b1 = std::min(b1, a[k + 1] + row[k + 1] - sub);
-    b2 = std::min(b2, a[k + 2] + row[k + 2] - sub);
-    b3 = std::min(b3, a[k + 3] + row[k + 3] - sub);
-  }
-  for (; k < n; ++k) b0 = std::min(b0, a[k] + row[k] - sub);
+  for (; k < n; ++k) b0 = std::min(b0, value(k));
   return std::min(std::min(b0, b1), std::min(b2, b3));
 }
 
@@ -190,7 +162,11 @@ bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std:
           for (int t = 0; t < Ko; ++t) out_[t] = std::min(out_[t], hk + row[t]);
         }
       } else {
-        for (int t = 0; t < Ko; ++t) out_[t] = row_min(hk_.data(), M + uint64_t(t) * Ki, Ki);
+        const double* hk = hk_.data();
+        for (int t = 0; t < Ko; ++t) {
+          const double* row = M + uint64_t(t) * Ki;
+          out_[t] = least_of(Ki, [&](int k) { return hk[k] + row[k]; });
+        }
       }
       double mn = *std::min_element(out_.begin(), out_.end());
       for (int t = 0; t < Ko; ++t) mo[t] = out_[t] - mn;
@@ -240,10 +216,18 @@ double MessagePassing::lower_bound(double* abs_sum) const {
       base.resize(Ki);
       for (int k = 0; k < Ki; ++k) base[k] = gamma_[i] * h[k] - mi[k];
       if (inc.self_is_u) {
-        for (int k = 0; k < Ki; ++k)
-          best_e = std::min(best_e, row_min_less(base[k], M + uint64_t(k) * Ko, mo, Ko));
+        for (int k = 0; k < Ki; ++k) {
+          const double* row = M + uint64_t(k) * Ko;
+          const double b = base[k];
+          best_e = std::min(best_e, least_of(Ko, [&](int t) { return b + row[t] - mo[t]; }));
+        }
       } else {
-        for (int t = 0; t < Ko; ++t) best_e = std::min(best_e, row_min_less_each(base.data(), M + uint64_t(t) * Ki, mo[t], Ki));
+        const double* b = base.data();
+        for (int t = 0; t < Ko; ++t) {
+          const double* row = M + uint64_t(t) * Ki;
+          const double sub = mo[t];
+          best_e = std::min(best_e, least_of(Ki, [&](int k) { return b[k] + row[k] - sub; }));
+        }
       }
       lb += best_e;
       mag += std::abs(best_e);

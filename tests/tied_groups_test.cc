@@ -26,7 +26,10 @@ namespace {
 // Random graphs on 3..8 nodes of 1..3 strategies where most edges between
 // nodes of equal strategy counts are bijections (a permutation allowed, the
 // rest forbidden; allowed entries cost 0 or more), the others ordinary.
-Problem tied_instance(uint64_t seed) {
+// `cost_scale` > 1 makes each finite cost c into c * cost_scale + c % 7 (large
+// totals whose answers still differ by a few units), `usage_scale` multiplies
+// the usages and the limit.
+Problem tied_instance(uint64_t seed, int64_t cost_scale = 1, int64_t usage_scale = 1) {
   Rng rng(seed);
   Problem p;
   p.name = "tied-" + std::to_string(seed);
@@ -65,6 +68,14 @@ Problem tied_instance(uint64_t seed) {
   }
   p.has_usage_limit = rng.below(3) != 0;
   p.usage_limit = int64_t(20 + rng.below(40));
+  if (cost_scale > 1) {
+    for (int64_t& c : p.node_cost)
+      if (c < kForbidden) c = c * cost_scale + c % 7;
+    for (int64_t& c : p.edge_cost)
+      if (c < kForbidden) c = c * cost_scale + c % 7;
+  }
+  for (int64_t& u : p.node_usage) u *= usage_scale;
+  p.usage_limit *= usage_scale;
   finalize_problem(&p);
   return p;
 }
@@ -276,10 +287,10 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswersOnTiedInstances) {
 // (every answer it offers fits and costs what it says) and proves it: its
 // bound is the exhaustive optimum, on the contracted problem and on the model
 // itself. Given the optimum up front, it proves it and offers nothing cheaper.
-TEST(ProofSearch, FindsAndProvesTheOptimumOnRandomInstances) {
+void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale) {
   int proven = 0, branched = 0, infeasible = 0, memory_pruned = 0;
   for (uint64_t seed = 1; seed <= 4000; ++seed) {
-    Problem p = tied_instance(seed);
+    Problem p = tied_instance(seed, cost_scale, usage_scale);
     Prepared pr;
     pr.m.build(p);
     if (reduce_domains(&pr.m).wiped_out) continue;
@@ -340,3 +351,11 @@ TEST(ProofSearch, FindsAndProvesTheOptimumOnRandomInstances) {
   EXPECT_GT(memory_pruned, 50);
   EXPECT_GT(infeasible, 20);
 }
+
+TEST(ProofSearch, FindsAndProvesTheOptimumOnRandomInstances) { expect_proofs_exact(1, 1); }
+
+// The same with totals near 10^11 and usages near 10^7 (V's are 1.6e6 and
+// 1.4e7, M's 5e10): the bound's rounding margin, relative to its magnitudes,
+// must still let ties be pruned (costs are integers) and never prune an
+// answer cheaper than the incumbent.
+TEST(ProofSearch, FindsAndProvesTheOptimumWithLargeCosts) { expect_proofs_exact(1000000000, 1000000); }
