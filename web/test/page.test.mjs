@@ -345,7 +345,10 @@ describe('web page', { skip: browserSkip }, () => {
     const big = `{"problem":{"nodes":{"intervals":[${'[0,9],'.repeat(n - 1)}[0,9]],` +
       `"costs":[${`${row},`.repeat(n - 1)}${row}],"usages":[${`${row},`.repeat(n - 1)}${row}]},` +
       '"edges":{"nodes":[],"costs":[]}}}';
-    await page.setInputFiles('#file-input', { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(big) });
+    // Handing 26 MB to the page took over 20 s (the default) once in a full
+    // test run on a fresh machine; alone it takes a few seconds.
+    await page.setInputFiles('#file-input', { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(big) },
+      { timeout: 60_000 });
     await page.waitForSelector('#load-error:not([hidden])');
     assert.match(await text(page, '#load-error-title'), /big\.json is too large for this browser tab/);
     const message = await text(page, '#load-error-text');
