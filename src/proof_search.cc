@@ -23,7 +23,6 @@ bool ProofSearch::init(const SearchModel& m, const Contraction* contraction) {
   c_ = contraction;
   pm_ = contraction ? &contraction->model() : &m;
   stack_.clear();
-  root_done_ = false;
   current_ = {};
   stats_ = {};
   has_upper_ = false;
@@ -106,9 +105,14 @@ bool ProofSearch::init(const SearchModel& m, const Contraction* contraction) {
   root->relax.init(m, MemoryRelax::Schedule::kSegments);
   root->mp.init(pm);
   layout_ = root->mp;
-  fresh_ = root;
-  stack_.push_back({std::vector<char>(pm.dom.size(), 1), root, -std::numeric_limits<double>::infinity(), true});
+  fresh_ = std::move(root);
+  push_root();
   return true;
+}
+
+void ProofSearch::push_root() {
+  stack_.push_back({std::vector<char>(pm_->dom.size(), 1), fresh_, -std::numeric_limits<double>::infinity(), true});
+  root_done_ = false;
 }
 
 void ProofSearch::refresh_upper(const std::function<bool(Int128*)>& upper) {
@@ -359,8 +363,7 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
   if (root_done_ && has_upper_ && upper_d_ < tree_upper_) {
     stack_.clear();
     current_ = {};
-    stack_.push_back({std::vector<char>(pm_->dom.size(), 1), fresh_, -std::numeric_limits<double>::infinity(), true});
-    root_done_ = false;
+    push_root();
     ++stats_.restarts;
   }
   while (current_.on() || (!stack_.empty() && more())) {

@@ -129,6 +129,8 @@ class ProofSearch {
   std::vector<int32_t> rounded_, best_rounding_, expanded_;
   std::vector<int64_t> row_sum_;
 
+  // The root (every value live, no multipliers, no messages) on the stack.
+  void push_root();
   void refresh_upper(const std::function<bool(Int128*)>& upper);
   bool least_usage(const std::vector<char>& live);
   int64_t range_max(int lo, int hi) const;

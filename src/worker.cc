@@ -377,18 +377,19 @@ class Worker {
     const double now = ctx_->elapsed();
     search_seconds_ += now - round_start;
     if (!proof_.active() || proof_.exhausted() || ctx_->should_stop()) return;
+    const auto upper = [&](Int128* cost) {
+      bool feasible = false;
+      return ctx_->incumbent->summary(&feasible, cost) && feasible;
+    };
     // The incumbent's last improvement: once it has stalled for as long as it
     // took to get there, the proof search's share grows (up to
     // proof_share_stalled): on a small problem the answer is often optimal
     // by then and only the proof is left to do.
-    {
-      bool feasible = false;
-      Int128 cost = 0;
-      if (ctx_->incumbent->summary(&feasible, &cost) && feasible && (!inc_feasible_ || cost < inc_cost_)) {
-        inc_feasible_ = true;
-        inc_cost_ = cost;
-        inc_improved_at_ = now;
-      }
+    Int128 incumbent = 0;
+    if (upper(&incumbent) && (!inc_feasible_ || incumbent < inc_cost_)) {
+      inc_feasible_ = true;
+      inc_cost_ = incumbent;
+      inc_improved_at_ = now;
     }
     const double stall = inc_feasible_ ? now - inc_improved_at_ : 0.0;
     const double share = std::min(std::max(prm_.proof_share, prm_.proof_share_stalled),
@@ -401,10 +402,6 @@ class Worker {
     const std::function<bool()> more = [&] {
       if (max_rounds_ > 0) return budget-- > 0;
       return proof_seconds_ + (ctx_->elapsed() - now) < share * search_seconds_;
-    };
-    const auto upper = [&](Int128* cost) {
-      bool feasible = false;
-      return ctx_->incumbent->summary(&feasible, cost) && feasible;
     };
     const auto offer = [&](const std::vector<int32_t>& a, double cost) {
       if (ctx_->offer(a, cost, true)) ++count.improved;
