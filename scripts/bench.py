@@ -3,7 +3,8 @@
 
 For each instance: cost, feasibility, score (best_known / cost, the contest's
 rule), gap to the shared proven lower bound and to the solver's own bound,
-wall time and peak memory. Instances are decompressed once into a cache
+wall time (median, and each run's, with "p" where the run ended proven
+optimal) and peak memory. Instances are decompressed once into a cache
 folder, since the contest hands the binary plain JSON.
 
   scripts/bench.py                          # all instances, contest timeouts
@@ -116,7 +117,7 @@ def main():
           f"{args.runs} run(s) per instance (median)"
           + (f", nodes renumbered (seed {args.renumber})" if args.renumber is not None else "")
           + "".join(f", --set {s}" for s in args.set))
-    print("instance  timeout_s  cost            feasible  score    worst    gap_to_shared_lb  gap_to_own_bound  wall_s   peak_MB  run_scores")
+    print("instance  timeout_s  cost            feasible  score    worst    gap_to_shared_lb  gap_to_own_bound  wall_s   peak_MB  run_scores  run_walls")
     scores, worsts = [], []
     for row in rows:
         if args.only and row["instance"] not in args.only:
@@ -143,13 +144,14 @@ def main():
             sol = lines[-1] if lines else ""
             if perm is not None:
                 sol = unpermute_answer(perm, sol)
-            own = None
+            own, proven = None, False
             for line in lines:
+                proven = proven or line.startswith("# proven optimal")
                 m = re.search(r"bound (\d+)", line)
                 if m:
                     own = int(m.group(1))
             cost, feasible = evaluate(args.binary, path, sol, cache)
-            results.append((cost if feasible and cost else None, feasible, own, wall, usage.ru_maxrss / 1024))
+            results.append((cost if feasible and cost else None, feasible, own, wall, usage.ru_maxrss / 1024, proven))
         feas = [x for x in results if x[0] is not None]
         if feas:
             cost = int(statistics.median_low([x[0] for x in feas]))
@@ -170,7 +172,8 @@ def main():
         nfeas = sum(1 for x in results if x[1])
         print(f"{row['instance']:<9} {timeout:<10g} {str(cost):<15} {nfeas}/{len(results):<7} {score:<8.4f} "
               f"{worst:<8.4f} {gap_lb:<17} {gap_own:<17} {wall:<8.2f} {mem:<8.0f} "
-              + " ".join(f"{s:.4f}" for s in run_scores))
+              + " ".join(f"{s:.4f}" for s in run_scores) + "  "
+              + " ".join(f"{x[3]:.1f}" + ("p" if x[5] else "") for x in results))
         sys.stdout.flush()
     if scores:
         print(f"mean score {sum(scores) / len(scores):.4f} (medians), {sum(worsts) / len(worsts):.4f} (worst runs)")

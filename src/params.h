@@ -39,6 +39,8 @@ namespace iopddl {
     "branch and bound towards a proof (and its root's bound and roundings) only on problems (contracted) with at most this many live strategies") \
   X(proof_share, double, 0.5, 0.0, 100.0, "the proof search's time, as a share of the time thread 0's other steps took")            \
   X(proof_share_stalled, double, 2.0, 0.0, 100.0, "... growing to at most this share as the incumbent stalls (no improvement for as long again as it took to reach it doubles the share)") \
+  X(proof_helpers_max_strategies, double, 50000.0, 0.0, 1e12,                                                    \
+    "the other threads join the proof search as the incumbent stalls (up to proof_share_stalled) only on problems (contracted) with at most this many live strategies") \
   X(proof_round_nodes, int, 4, 1, 1000000, "proof tree nodes per round when a round budget is set")              \
   X(proof_branch_classes, int, 1, 0, 1, "branch on a node's usage classes (values alike on every memory piece) rather than its values") \
   X(proof_steps, int, 600, 1, 1000000, "multiplier steps at most per proof tree node")                          \

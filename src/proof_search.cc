@@ -18,13 +18,39 @@ namespace iopddl {
 // could be pruned.
 constexpr double kRoundingMargin = 1e-11;
 
-bool ProofSearch::init(const SearchModel& m, const Contraction* contraction) {
+struct ProofSearch::Tree {
+  std::mutex mu;  // guards everything below
+  std::vector<Frame> stack;
+  std::vector<double> flight;  // per search: its node in flight's parent bound (+inf: none)
+  int in_flight = 0;
+  uint64_t generation = 0;             // counts the fresh starts
+  std::shared_ptr<const Warm> fresh;   // the root's start: no multipliers, no messages
+  bool root_done = false;              // the root is bounded ...
+  double root_upper = 0;               // ... against this incumbent's cost
+  bool has_upper = false;              // the least incumbent cost any search read
+  Int128 upper = 0;
+};
+
+std::shared_ptr<ProofSearch::Tree> ProofSearch::new_tree() { return std::make_shared<Tree>(); }
+ProofSearch::ProofSearch() = default;
+ProofSearch::~ProofSearch() {
+  if (!tree_) return;
+  // A node this search leaves in flight goes back on the stack for the others.
+  std::lock_guard<std::mutex> lock(tree_->mu);
+  if (current_.on() && generation_ == tree_->generation) {
+    --tree_->in_flight;
+    tree_->flight[lane_] = std::numeric_limits<double>::infinity();
+    tree_->stack.push_back(std::move(current_.f));
+  }
+}
+
+bool ProofSearch::init(const SearchModel& m, const Contraction* contraction, std::shared_ptr<Tree> tree) {
   m_ = &m;
   c_ = contraction;
   pm_ = contraction ? &contraction->model() : &m;
-  stack_.clear();
   current_ = {};
   stats_ = {};
+  tree_.reset();
   has_upper_ = false;
   upper_d_ = std::numeric_limits<double>::infinity();
   active_ = double(pm_->dom.size()) <= m.params.proof_max_strategies;
@@ -105,14 +131,20 @@ bool ProofSearch::init(const SearchModel& m, const Contraction* contraction) {
   root->relax.init(m, MemoryRelax::Schedule::kSegments);
   root->mp.init(pm);
   layout_ = root->mp;
-  fresh_ = std::move(root);
-  push_root();
+  tree_ = tree ? std::move(tree) : new_tree();
+  std::lock_guard<std::mutex> lock(tree_->mu);
+  lane_ = int(tree_->flight.size());
+  tree_->flight.push_back(std::numeric_limits<double>::infinity());
+  if (!tree_->fresh) {
+    tree_->fresh = std::move(root);
+    push_root();
+  }
   return true;
 }
 
 void ProofSearch::push_root() {
-  stack_.push_back({std::vector<char>(pm_->dom.size(), 1), fresh_, -std::numeric_limits<double>::infinity(), true});
-  root_done_ = false;
+  tree_->stack.push_back({std::vector<char>(pm_->dom.size(), 1), tree_->fresh, -std::numeric_limits<double>::infinity(), true});
+  tree_->root_done = false;
 }
 
 void ProofSearch::refresh_upper(const std::function<bool(Int128*)>& upper) {
@@ -122,6 +154,11 @@ void ProofSearch::refresh_upper(const std::function<bool(Int128*)>& upper) {
     has_upper_ = true;
     upper_ = u;
     upper_d_ = double(int64_t(u));
+    std::lock_guard<std::mutex> lock(tree_->mu);
+    if (!tree_->has_upper || u < tree_->upper) {
+      tree_->has_upper = true;
+      tree_->upper = u;
+    }
   }
 }
 
@@ -338,13 +375,50 @@ int ProofSearch::branch_node(const std::vector<char>& live) const {
   return pick;
 }
 
+bool ProofSearch::exhausted() const {
+  if (!active_) return false;
+  std::lock_guard<std::mutex> lock(tree_->mu);
+  return tree_->stack.empty() && tree_->in_flight == 0;
+}
+
+bool ProofSearch::has_proof() const {
+  if (!exhausted()) return false;
+  std::lock_guard<std::mutex> lock(tree_->mu);
+  return tree_->has_upper;
+}
+
+Int128 ProofSearch::proven() const {
+  std::lock_guard<std::mutex> lock(tree_->mu);
+  return tree_->upper;
+}
+
 double ProofSearch::open_bound() const {
-  double b = has_upper_ ? upper_d_ : std::numeric_limits<double>::infinity();
-  for (const Frame& f : stack_) b = std::min(b, f.lb);
-  // The node in flight: its parent's bound, or its own best iterate's, the
-  // rounding margin taken.
-  if (current_.on()) b = std::min(b, std::max(current_.f.lb, current_.best - current_.margin));
+  const Tree& t = *tree_;
+  std::lock_guard<std::mutex> lock(tree_->mu);
+  double b = t.has_upper ? double(int64_t(t.upper)) : std::numeric_limits<double>::infinity();
+  for (const Frame& f : t.stack) b = std::min(b, f.lb);
+  // The nodes in flight: their parents' bounds; this search's own, its best
+  // iterate's when higher, the rounding margin taken.
+  for (size_t l = 0; l < t.flight.size(); ++l)
+    if (int(l) != lane_) b = std::min(b, t.flight[l]);
+  if (current_.on() && generation_ == t.generation)
+    b = std::min(b, std::max(current_.f.lb, current_.best - current_.margin));
   return b;
+}
+
+void ProofSearch::release(bool root_done) {
+  Tree& t = *tree_;
+  std::lock_guard<std::mutex> lock(t.mu);
+  if (generation_ == t.generation) {  // else the tree started afresh meanwhile
+    --t.in_flight;
+    t.flight[lane_] = std::numeric_limits<double>::infinity();
+    if (root_done) {
+      t.root_done = true;
+      t.root_upper = root_upper_;
+    }
+    for (Frame& c : children_) t.stack.push_back(std::move(c));
+  }
+  children_.clear();
 }
 
 bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
@@ -353,38 +427,62 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
                       const std::function<bool()>* should_stop) {
   if (!active_) return false;
   refresh_upper(upper);
+  Tree& t = *tree_;
   // The tree starts afresh, from the root, when the incumbent improved since
   // its root was bounded: a root bounded against a worse incumbent steers its
   // multipliers and its branching elsewhere, and subtrees branched against it
   // are costly (V, proving from its optimum: 162 tree nodes with the root
   // bounded against it; not done after 900 without the restart). Only once
   // the root is done, so a large problem's root, slower than the incumbent's
-  // improvements, is still finished.
-  if (root_done_ && has_upper_ && upper_d_ < tree_upper_) {
-    stack_.clear();
-    current_ = {};
-    push_root();
-    ++stats_.restarts;
+  // improvements, is still finished. The nodes in flight in other searches
+  // are then dropped by them (their generation is past).
+  {
+    std::lock_guard<std::mutex> lock(t.mu);
+    if (t.root_done && has_upper_ && upper_d_ < t.root_upper) {
+      t.stack.clear();
+      ++t.generation;
+      t.in_flight = 0;
+      std::fill(t.flight.begin(), t.flight.end(), std::numeric_limits<double>::infinity());
+      push_root();
+      ++stats_.restarts;
+    }
+    if (current_.on() && generation_ != t.generation) current_ = {};
   }
-  while (current_.on() || (!stack_.empty() && more())) {
+  const auto stack_empty = [&] {
+    std::lock_guard<std::mutex> lock(t.mu);
+    return t.stack.empty();
+  };
+  while (current_.on() || (!stack_empty() && more())) {
     if (!current_.on()) {
-      Frame f = std::move(stack_.back());
-      stack_.pop_back();
+      Frame f;
+      {
+        std::lock_guard<std::mutex> lock(t.mu);
+        if (t.stack.empty()) break;  // another search took the last one
+        f = std::move(t.stack.back());
+        t.stack.pop_back();
+        ++t.in_flight;
+        t.flight[lane_] = f.lb;
+        generation_ = t.generation;
+      }
       ++stats_.nodes;
       // Its parent's bound, against an incumbent that may have improved
       // since the parent was branched.
       if (prunes(f.lb, 0)) {
         ++stats_.pruned_bound;
+        release(false);
         continue;
       }
       if (!forward_check(&f.live)) {
         ++stats_.pruned_memory;
+        release(false);
         continue;
       }
       current_ = InFlight{std::make_shared<Warm>(*f.warm), std::move(f)};
     }
     if (!bound(upper, offer, more_steps, should_stop)) return false;  // paused: again next time
+    const bool root = current_.f.root;
     settle(upper, offer);  // takes the node out of flight
+    release(root);
   }
   return exhausted();
 }
@@ -395,10 +493,7 @@ void ProofSearch::settle(const std::function<bool(Int128*)>& upper,
   Frame& f = current_.f;
   const double lb = current_.best, margin = current_.margin;
   std::shared_ptr<const Warm> shared = std::move(current_.warm);  // out of flight
-  if (f.root) {
-    root_done_ = true;
-    tree_upper_ = upper_d_;
-  }
+  if (f.root) root_upper_ = upper_d_;
   if (prunes(lb, margin)) {
     ++stats_.pruned_bound;
     return;
@@ -500,7 +595,7 @@ void ProofSearch::settle(const std::function<bool(Int128*)>& upper,
     Frame child{f.live, shared, inherited, false};
     for (int k = 0; k < Ka; ++k)
       if (f.live[pm.dom_off[a] + k] && cls[k] != *it) child.live[pm.dom_off[a] + k] = 0;
-    stack_.push_back(std::move(child));
+    children_.push_back(std::move(child));
   }
 }
 

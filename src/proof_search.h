@@ -20,11 +20,15 @@
 // on an explicit stack, so the search runs in slices between other work, and
 // an incumbent that improves meanwhile only prunes more. Once the stack is
 // empty, no answer costs less than the last incumbent cost it pruned against.
+// Several searches (one per thread, each with its own scratch) can share one
+// tree: each takes subtrees off the shared stack, and the tree is exhausted
+// once the stack is empty and no search has a subtree in flight.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "contraction.h"
@@ -48,9 +52,17 @@ struct ProofStats {
 
 class ProofSearch {
  public:
+  // The open subtrees and what the searches working on them share.
+  struct Tree;
+  static std::shared_ptr<Tree> new_tree();
+  ProofSearch();
+  ~ProofSearch();
   // False when the problem is too large even for the root's bound to pay
-  // (params.proof_max_strategies); the search then does nothing.
-  bool init(const SearchModel& m, const Contraction* contraction);
+  // (params.proof_max_strategies); the search then does nothing. With
+  // `tree`, this search joins that tree (its root pushed by the first that
+  // joins; every search on it must have the same model); without, it has
+  // its own.
+  bool init(const SearchModel& m, const Contraction* contraction, std::shared_ptr<Tree> tree = nullptr);
   bool active() const { return active_; }
   // Processes tree nodes while `more()` holds (asked before each). `upper`
   // gives the incumbent's exact cost when there is one that fits (false
@@ -64,14 +76,15 @@ class ProofSearch {
            const std::function<void(const std::vector<int32_t>&, double)>& offer,
            const std::function<bool()>& more, const std::function<bool()>* more_steps,
            const std::function<bool()>* should_stop);
-  bool exhausted() const { return active_ && stack_.empty() && !current_.on(); }
-  // With the tree exhausted: the incumbent cost last pruned against (none:
-  // no answer fits at all, has_proof() false).
-  bool has_proof() const { return exhausted() && has_upper_; }
-  Int128 proven() const { return upper_; }
+  bool exhausted() const;
+  // With the tree exhausted: the least incumbent cost any of its searches
+  // pruned against (none: no answer fits at all, has_proof() false).
+  bool has_proof() const;
+  Int128 proven() const;
   // Meanwhile: no answer costs less than the least bound among the subtrees
-  // still open (or the incumbent): every other subtree was pruned against the
-  // incumbent of its time. -inf before the root's bound.
+  // still open, in flight in any search, or the incumbent: every other
+  // subtree was pruned against the incumbent of its time. -inf before the
+  // root's bound.
   double open_bound() const;
   const ProofStats& stats() const { return stats_; }
 
@@ -103,11 +116,12 @@ class ProofSearch {
   const Contraction* c_ = nullptr;   // null: the proof model is m_
   const SearchModel* pm_ = nullptr;  // the proof model
   bool active_ = false;
-  std::vector<Frame> stack_;
+  std::shared_ptr<Tree> tree_;
+  int lane_ = 0;                  // this search's slot in the tree
   InFlight current_;
-  std::shared_ptr<const Warm> fresh_;  // the root's start: no multipliers, no messages
-  bool root_done_ = false;             // the tree's root is bounded ...
-  double tree_upper_ = 0;              // ... against this incumbent's cost
+  uint64_t generation_ = 0;       // the tree's generation current_ was taken from
+  std::vector<Frame> children_;   // scratch: a settled node's children
+  double root_upper_ = 0;         // the incumbent's cost the root was settled against
   ProofStats stats_;
   bool has_upper_ = false;
   Int128 upper_ = 0;
@@ -129,9 +143,13 @@ class ProofSearch {
   std::vector<int32_t> rounded_, best_rounding_, expanded_;
   std::vector<int64_t> row_sum_;
 
-  // The root (every value live, no multipliers, no messages) on the stack.
+  // The root (every value live, no multipliers, no messages) on the stack;
+  // the tree's lock held.
   void push_root();
   void refresh_upper(const std::function<bool(Int128*)>& upper);
+  // The node in flight is done: its children (children_) go on the stack
+  // unless the tree restarted meanwhile.
+  void release(bool root_done);
   bool least_usage(const std::vector<char>& live);
   int64_t range_max(int lo, int hi) const;
   bool forward_check(std::vector<char>* live);

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "incumbent.h"
+#include "proof_search.h"
 #include "search_model.h"
 #include "search_state.h"
 #include "solver.h"
@@ -21,6 +22,8 @@ struct SearchContext {
   const SearchModel* model = nullptr;
   const TiedGroups* groups = nullptr;
   const Contraction* contraction = nullptr;  // null when no node is tied
+  // The proof search's tree, which thread 0 works on and the others join.
+  std::shared_ptr<ProofSearch::Tree> proof_tree = ProofSearch::new_tree();
   const SolveOptions* options = nullptr;
   Incumbent* incumbent = nullptr;
   std::chrono::steady_clock::time_point start, deadline;

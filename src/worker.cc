@@ -119,7 +119,8 @@ class Worker {
   NeighbourhoodSearch lns_;
   bool lns_synced_ = false;  // false: best_ changed outside the neighbourhood search
   PenalisedRounding pr_;
-  ProofSearch proof_;          // thread 0, problems up to proof_max_strategies
+  ProofSearch proof_;          // thread 0, problems up to proof_max_strategies; the others join as it stalls
+  bool proof_joined_ = false;  // this thread's search is on the shared tree
   double proof_seconds_ = 0;   // time spent in it
   double search_seconds_ = 0;  // ... and in the rest of the rounds
   bool inc_feasible_ = false;  // the incumbent as the proof search last saw it
@@ -202,7 +203,10 @@ class Worker {
     lns_.init(m_, &elim_, &ls_, ctx_->groups);
     lns_.counts = &counts_;
     if (rounds_penalised_) pr_.init(m_, tid_ / 2, ctx_->contraction);
-    if (tid_ == 0) proof_.init(m_, ctx_->contraction);
+    if (tid_ == 0) {
+      proof_joined_ = true;
+      proof_.init(m_, ctx_->contraction, ctx_->proof_tree);
+    }
   }
 
   // Offers an answer to the incumbent, and to this epoch's best when it fits.
@@ -368,15 +372,16 @@ class Worker {
                                            }));
   }
 
-  // Thread 0, up to proof_max_strategies: the branch and bound towards a proof
-  // (proof_search.h), kept to a share of the time the rest of the rounds took
-  // (with a round budget, a fixed number of tree nodes per round). Once its
-  // tree is exhausted, its bound proves the incumbent optimal and the search
-  // stops.
+  // The branch and bound towards a proof (proof_search.h), up to
+  // proof_max_strategies: thread 0's, kept to a share of the time the rest of
+  // its rounds took (with a round budget, a fixed number of tree nodes per
+  // round). Once the tree is exhausted, its bound proves the incumbent
+  // optimal and the search stops.
   void proof_step(double round_start) {
     const double now = ctx_->elapsed();
     search_seconds_ += now - round_start;
-    if (!proof_.active() || proof_.exhausted() || ctx_->should_stop()) return;
+    if (ctx_->should_stop() || (tid_ != 0 && max_rounds_ > 0)) return;  // a round budget: thread 0 alone
+    if (proof_joined_ && (!proof_.active() || proof_.exhausted())) return;
     const auto upper = [&](Int128* cost) {
       bool feasible = false;
       return ctx_->incumbent->summary(&feasible, cost) && feasible;
@@ -384,7 +389,9 @@ class Worker {
     // The incumbent's last improvement: once it has stalled for as long as it
     // took to get there, the proof search's share grows (up to
     // proof_share_stalled): on a small problem the answer is often optimal
-    // by then and only the proof is left to do.
+    // by then and only the proof is left to do. On small problems the other
+    // threads join the tree then, with the share grown so far: a proof
+    // within reach comes that much sooner.
     Int128 incumbent = 0;
     if (upper(&incumbent) && (!inc_feasible_ || incumbent < inc_cost_)) {
       inc_feasible_ = true;
@@ -392,8 +399,15 @@ class Worker {
       inc_improved_at_ = now;
     }
     const double stall = inc_feasible_ ? now - inc_improved_at_ : 0.0;
+    const double grown = prm_.proof_share * stall / std::max(inc_improved_at_, 1.0);
     const double share = std::min(std::max(prm_.proof_share, prm_.proof_share_stalled),
-                                  prm_.proof_share * (1.0 + stall / std::max(inc_improved_at_, 1.0)));
+                                  (tid_ == 0 ? prm_.proof_share : 0.0) + grown);
+    if (!proof_joined_) {
+      const SearchModel& pm = ctx_->contraction ? ctx_->contraction->model() : m_;
+      if (share <= 0 || double(pm.dom.size()) > prm_.proof_helpers_max_strategies) return;
+      proof_joined_ = true;
+      if (!proof_.init(m_, ctx_->contraction, ctx_->proof_tree)) return;
+    }
     if (max_rounds_ == 0 && proof_seconds_ >= share * search_seconds_) return;
     MechanismCount& count = at(counts_, Mechanism::kProofSearch);
     MechanismTimer timer(&count);

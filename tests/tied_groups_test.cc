@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <mutex>
+#include <thread>
 
 #include "contraction.h"
 #include "group_moves.h"
@@ -287,9 +290,14 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswersOnTiedInstances) {
 // (every answer it offers fits and costs what it says) and proves it: its
 // bound is the exhaustive optimum, on the contracted problem and on the model
 // itself. Given the optimum up front, it proves it and offers nothing cheaper.
-void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale) {
-  int proven = 0, branched = 0, infeasible = 0, memory_pruned = 0;
-  for (uint64_t seed = 1; seed <= 4000; ++seed) {
+// With two searches on one tree (taking turns a tree node at a time, or in
+// two threads at once), the same holds for both.
+enum class Lanes { kOne, kTwoInTurns, kTwoThreads };
+
+void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale, Lanes lanes = Lanes::kOne, uint64_t seeds = 4000) {
+  int proven = 0, branched = 0, infeasible = 0, memory_pruned = 0, both_worked = 0;
+  const int L = lanes == Lanes::kOne ? 1 : 2;
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
     Problem p = tied_instance(seed, cost_scale, usage_scale);
     Prepared pr;
     pr.m.build(p);
@@ -301,55 +309,95 @@ void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale) {
     for (const Contraction* contraction : std::vector<const Contraction*>{pr.groups.size() > 0 ? &c : nullptr, nullptr}) {
       for (bool given : {false, true}) {
         if (given && !ex.feasible) continue;
-        ProofSearch ps;
-        ASSERT_TRUE(ps.init(pr.m, contraction));
+        const std::shared_ptr<ProofSearch::Tree> tree = ProofSearch::new_tree();
+        ProofSearch ps[2];
+        for (int l = 0; l < L; ++l) ASSERT_TRUE(ps[l].init(pr.m, contraction, tree));
+        std::mutex mu;  // guards the incumbent below
         bool have = given;
         Int128 best = given ? ex.cost : Int128(0);
         const auto upper = [&](Int128* cost) {
+          std::lock_guard<std::mutex> lock(mu);
           *cost = best;
           return have;
         };
         bool bad_offer = false;
         const auto offer = [&](const std::vector<int32_t>& a, double cost) {
           const Evaluation ev = evaluate(p, a);
-          if (!ev.feasible() || double(ev.total_cost) != cost || (have && ev.total_cost >= best)) {
+          std::lock_guard<std::mutex> lock(mu);
+          if (!ev.feasible() || double(ev.total_cost) != cost) {
             ADD_FAILURE() << "seed " << seed << " offered " << cost << " feasible " << ev.feasible() << " cost "
-                          << double(ev.total_cost) << " best " << double(best) << " have " << have;
+                          << double(ev.total_cost);
             bad_offer = true;
+          }
+          if (have && ev.total_cost >= best) {
+            // One search only: another may offer an answer it found before
+            // it read the incumbent this one just offered.
+            if (L == 1) {
+              ADD_FAILURE() << "seed " << seed << " offered " << cost << " against best " << double(best);
+              bad_offer = true;
+            }
+            return;
           }
           have = true;
           best = ev.total_cost;
         };
-        int budget = 20000;
-        const std::function<bool()> more = [&] { return budget-- > 0; };
-        // Every other instance in slices of a tree node and three bound
-        // steps: a node paused mid-bound resumes where it was.
-        int steps = 0;
-        const std::function<bool()> more_steps = [&] { return steps-- > 0; };
+        std::atomic<int> budget{20000};
         bool exhausted = false;
-        for (int calls = 0; calls < 1000000 && !exhausted; ++calls) {
-          steps = 3;
-          exhausted = ps.run(upper, offer, more, seed % 2 ? &more_steps : nullptr, nullptr);
+        if (lanes == Lanes::kTwoThreads) {
+          // Each thread until the tree is exhausted (a search whose stack is
+          // empty while the other has a node in flight tries again).
+          std::atomic<bool> done{false};
+          const auto work = [&](int l) {
+            const std::function<bool()> more = [&] { return budget.fetch_sub(1) > 0; };
+            for (int calls = 0; calls < 1000000 && !done.load(); ++calls) {
+              if (ps[l].run(upper, offer, more, nullptr, nullptr)) done.store(true);
+              std::this_thread::yield();
+            }
+          };
+          std::thread other(work, 1);
+          work(0);
+          other.join();
+          exhausted = done.load();
+        } else {
+          // Every other instance in slices of a tree node and three bound
+          // steps: a node paused mid-bound resumes where it was. Two searches
+          // take turns at each call, one tree node each.
+          int steps = 0, per_call = 0;
+          const std::function<bool()> more = [&] { return (L == 1 || per_call-- > 0) && budget.fetch_sub(1) > 0; };
+          const std::function<bool()> more_steps = [&] { return steps-- > 0; };
+          for (int calls = 0; calls < 1000000 && !exhausted; ++calls) {
+            steps = 3;
+            per_call = 1;
+            exhausted = ps[calls % L].run(upper, offer, more, seed % 2 ? &more_steps : nullptr, nullptr);
+          }
         }
         ASSERT_TRUE(exhausted) << "seed " << seed << " not exhausted";
         ASSERT_FALSE(bad_offer) << "seed " << seed;
-        ASSERT_EQ(ps.has_proof(), ex.feasible) << "seed " << seed;
+        int64_t nodes = 0, pruned_memory = 0;
+        for (int l = 0; l < L; ++l) {
+          ASSERT_TRUE(ps[l].exhausted()) << "seed " << seed << " search " << l;
+          ASSERT_EQ(ps[l].has_proof(), ex.feasible) << "seed " << seed << " search " << l;
+          if (ex.feasible) ASSERT_TRUE(ps[l].proven() == ex.cost) << "seed " << seed << " search " << l;
+          nodes += ps[l].stats().nodes;
+          pruned_memory += ps[l].stats().pruned_memory;
+        }
         if (!ex.feasible) {
           ++infeasible;
           continue;
         }
         ASSERT_TRUE(best == ex.cost) << "seed " << seed << " given " << given;
-        ASSERT_TRUE(ps.proven() == ex.cost) << "seed " << seed;
         ++proven;
-        if (ps.stats().nodes > 1) ++branched;
-        if (ps.stats().pruned_memory > 0) ++memory_pruned;
+        if (nodes > 1) ++branched;
+        if (pruned_memory > 0) ++memory_pruned;
+        if (L == 2 && ps[0].stats().nodes > 0 && ps[1].stats().nodes > 0) ++both_worked;
       }
     }
   }
-  EXPECT_GT(proven, 4000);
-  EXPECT_GT(branched, 100);
-  EXPECT_GT(memory_pruned, 50);
-  EXPECT_GT(infeasible, 20);
+  EXPECT_GT(proven, int(seeds));
+  EXPECT_GT(branched, int(seeds / 40));
+  EXPECT_GT(memory_pruned, int(seeds / 80));
+  EXPECT_GT(infeasible, int(seeds / 200));
+  if (lanes == Lanes::kTwoInTurns) EXPECT_GT(both_worked, int(seeds / 40));
 }
 
 TEST(ProofSearch, FindsAndProvesTheOptimumOnRandomInstances) { expect_proofs_exact(1, 1); }
@@ -359,3 +407,11 @@ TEST(ProofSearch, FindsAndProvesTheOptimumOnRandomInstances) { expect_proofs_exa
 // must still let ties be pruned (costs are integers) and never prune an
 // answer cheaper than the incumbent.
 TEST(ProofSearch, FindsAndProvesTheOptimumWithLargeCosts) { expect_proofs_exact(1000000000, 1000000); }
+
+// Two searches on one tree: taking turns a tree node at a time (every
+// hand-over between them, deterministic), and in two threads at once (the
+// threaded suite runs this under TSan).
+TEST(ProofSearch, SharedTreeInTurnsFindsAndProvesTheOptimum) { expect_proofs_exact(1, 1, Lanes::kTwoInTurns); }
+TEST(ProofSearch, SharedTreeInTwoThreadsFindsAndProvesTheOptimum) {
+  expect_proofs_exact(1, 1, Lanes::kTwoThreads, 1000);
+}
