@@ -36,12 +36,12 @@ if [ "$SANITIZERS" != 0 ]; then
   stage "TSan build"
   cmake -S . -B build-tsan -DIOPDDL_TSAN=ON "${SAN_FLAGS[@]}" >/dev/null
   cmake --build build-tsan -j2
-  # The threaded runs: the loader's gzip pipeline, two proof searches on one tree, the solver suite (less the single-threaded
+  # The threaded runs: the loader's gzip pipeline, two proof searches on one tree (alone and in a solve), the solver suite (less the single-threaded
   # determinism test, slow under TSan, and the rounds-per-second check, which
   # TSan's slowdown fails) and the CLI solving the bundled instances.
   stage "multi-threaded solver tests under TSan"
   ctest --test-dir build-tsan --output-on-failure -j2 --no-tests=error \
-    -R '^(Solver\.|Restarts\.|SolveSession\.|ProofSearch\.SharedTreeInTwoThreads|Cli\.Solves|Cli\.QuietPrints|Loader\.GzipFile)' \
+    -R '^(Solver\.|Restarts\.|SolveSession\.|ProofSearch\.(SharedTreeInTwoThreads|ProvesGOptimalWithBoth)|Cli\.Solves|Cli\.QuietPrints|Loader\.GzipFile)' \
     -E '^Solver\.(DeterministicWithOneThreadAndFixedSeed|FeasibleWithinDeadlineOnRealInstanceWithThreads)$'
 fi
 

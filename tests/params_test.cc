@@ -258,6 +258,24 @@ TEST(ProofSearch, ProvesVOptimalFromItsOptimum) {
   EXPECT_TRUE(r.lower_bound == Int128(1617084)) << double(r.lower_bound);
 }
 
+// Both threads on the proof search's tree: with the shares at their largest,
+// thread 1 joins as soon as the incumbent stalls at all (G has few enough
+// strategies for helpers). The proof still comes out exact. The threaded
+// suite runs this under TSan.
+TEST(ProofSearch, ProvesGOptimalWithBothThreadsOnTheTree) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o;
+  o.time_limit_seconds = 300;
+  o.threads = 2;
+  ASSERT_TRUE(set_param(&o.params, "proof_share", 100).ok);
+  ASSERT_TRUE(set_param(&o.params, "proof_share_stalled", 100).ok);
+  const SolveResult r = solve(p, o);
+  ASSERT_TRUE(r.feasible);
+  EXPECT_TRUE(r.proven_optimal());
+  EXPECT_TRUE(r.evaluation.total_cost == Int128(217039));
+  EXPECT_TRUE(r.lower_bound == Int128(217039)) << double(r.lower_bound);
+}
+
 TEST(SolveSession, BadStartIsAStatus) {
   Problem p = load("example.json");
   SolveOptions o;
