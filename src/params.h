@@ -41,6 +41,8 @@ namespace iopddl {
   X(proof_share_stalled, double, 2.0, 0.0, 100.0, "... growing to at most this share as the incumbent stalls (no improvement for as long again as it took to reach it doubles the share)") \
   X(proof_helpers_max_strategies, double, 50000.0, 0.0, 1e12,                                                    \
     "the other threads join the proof search as the incumbent stalls (up to proof_share_stalled) only on problems (contracted) with at most this many live strategies") \
+  X(proof_restart_growth, double, 1.5, 0.0, 1e6,                                                               \
+    "the proof tree starts afresh after as many tree nodes as the problem (contracted) has free nodes, then after this many times as many as the time before (0: never)") \
   X(proof_round_nodes, int, 4, 1, 1000000, "proof tree nodes per round when a round budget is set")              \
   X(proof_branch_classes, int, 1, 0, 1, "branch on a node's usage classes (values alike on every memory piece) rather than its values") \
   X(proof_steps, int, 600, 1, 1000000, "multiplier steps at most per proof tree node")                          \

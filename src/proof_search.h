@@ -47,7 +47,8 @@ struct ProofStats {
   int64_t pruned_memory = 0;  // ... closed by forward checking (or an emptied domain)
   int64_t leaves = 0;         // ... with every node decided
   int64_t answers = 0;        // answers offered (feasible roundings and leaves)
-  int64_t restarts = 0;       // the tree started afresh for a better incumbent
+  int64_t restarts = 0;       // the tree started afresh (a better incumbent, or its node budget spent) ...
+  int64_t budget_restarts = 0;  // ... of which for its node budget
 };
 
 class ProofSearch {
@@ -146,6 +147,9 @@ class ProofSearch {
   // The root (every value live, no multipliers, no messages) on the stack;
   // the tree's lock held.
   void push_root();
+  // Drops the tree for a fresh root (the nodes in flight too, by
+  // generation), the next one after `budget` tree nodes; the lock held.
+  void fresh_start(double budget);
   void refresh_upper(const std::function<bool(Int128*)>& upper);
   // The node in flight is done: its children (children_) go on the stack
   // unless the tree restarted meanwhile.

@@ -295,7 +295,7 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswersOnTiedInstances) {
 enum class Lanes { kOne, kTwoInTurns, kTwoThreads };
 
 void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale, Lanes lanes = Lanes::kOne, uint64_t seeds = 4000) {
-  int proven = 0, branched = 0, infeasible = 0, memory_pruned = 0, both_worked = 0;
+  int proven = 0, branched = 0, infeasible = 0, memory_pruned = 0, both_worked = 0, restarted = 0;
   const int L = lanes == Lanes::kOne ? 1 : 2;
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
     Problem p = tied_instance(seed, cost_scale, usage_scale);
@@ -373,13 +373,14 @@ void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale, Lanes lanes = 
         }
         ASSERT_TRUE(exhausted) << "seed " << seed << " not exhausted";
         ASSERT_FALSE(bad_offer) << "seed " << seed;
-        int64_t nodes = 0, pruned_memory = 0;
+        int64_t nodes = 0, pruned_memory = 0, restarts = 0;
         for (int l = 0; l < L; ++l) {
           ASSERT_TRUE(ps[l].exhausted()) << "seed " << seed << " search " << l;
           ASSERT_EQ(ps[l].has_proof(), ex.feasible) << "seed " << seed << " search " << l;
           if (ex.feasible) ASSERT_TRUE(ps[l].proven() == ex.cost) << "seed " << seed << " search " << l;
           nodes += ps[l].stats().nodes;
           pruned_memory += ps[l].stats().pruned_memory;
+          restarts += ps[l].stats().budget_restarts;
         }
         if (!ex.feasible) {
           ++infeasible;
@@ -389,6 +390,7 @@ void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale, Lanes lanes = 
         ++proven;
         if (nodes > 1) ++branched;
         if (pruned_memory > 0) ++memory_pruned;
+        if (restarts > 0) ++restarted;
         if (L == 2 && ps[0].stats().nodes > 0 && ps[1].stats().nodes > 0) ++both_worked;
       }
     }
@@ -398,6 +400,7 @@ void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale, Lanes lanes = 
   EXPECT_GT(memory_pruned, int(seeds / 80));
   EXPECT_GT(infeasible, int(seeds / 200));
   if (lanes == Lanes::kTwoInTurns) EXPECT_GT(both_worked, int(seeds / 40));
+  EXPECT_GT(restarted, int(seeds / 200));  // trees that spent their node budget and started afresh
 }
 
 TEST(ProofSearch, FindsAndProvesTheOptimumOnRandomInstances) { expect_proofs_exact(1, 1); }
