@@ -472,9 +472,9 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
         // some paths through the same tree far longer than others (V from
         // its optimum: proven within 215 and 344 tree nodes on two streams
         // of random steps, not within 1,200 on two others). A fresh start
-        // after a budget of nodes that grows each time (Luby et al.'s
-        // argument, geometric) samples another path without losing more
-        // than a constant factor on a tree that needed the long one.
+        // after a budget of nodes that grows each time (after Luby et al.)
+        // samples another path, and the growing budget still gives a tree
+        // that needs a long path one.
         if (t.budget > 0 && t.root_done && double(t.popped) >= t.budget) {
           fresh_start(t.budget * std::max(1.0, m_->params.proof_restart_growth));
           ++stats_.budget_restarts;
