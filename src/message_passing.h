@@ -37,6 +37,9 @@ class MessagePassing {
   // than the messages.
   void pieces(std::vector<double>* node, std::vector<double>* side) const;
   uint64_t side_offset(uint32_t incidence) const { return msg_off_[incidence]; }
+  // The messages, indexed like the sides (side_offset(a) + k): a search that
+  // moves them between models with other domains maps them itself.
+  std::vector<double>& messages() { return msg_; }
   uint32_t reverse(uint32_t incidence) const { return rev_[incidence]; }
 
  private:

@@ -129,10 +129,22 @@ bool ProofSearch::init(const SearchModel& m, const Contraction* contraction, std
   }
   for (int a = 0; a < pm.n && binding[S] == 0; ++a) piece_off_[a + 1] = 0;
 
+  layout_.init(pm);
   auto root = std::make_shared<Warm>();
   root->relax.init(m, MemoryRelax::Schedule::kSegments);
-  root->mp.init(pm);
-  layout_ = root->mp;
+  root->msg.assign(layout_.messages().size(), 0.0);
+  // The view shares everything with the proof model but its domains and
+  // matrices, which open_view() sets per tree node.
+  view_ = SearchModel();
+  view_.p = pm.p;
+  view_.n = pm.n;
+  view_.limit = pm.limit;
+  view_.adj_off = pm.adj_off;
+  view_.adj = pm.adj;
+  view_.unary = pm.unary;
+  view_.order = pm.order;
+  view_.params = pm.params;
+  view_.big = pm.big;
   tree_ = tree ? std::move(tree) : new_tree();
   std::lock_guard<std::mutex> lock(tree_->mu);
   lane_ = int(tree_->flight.size());
@@ -263,6 +275,83 @@ bool ProofSearch::forward_check(std::vector<char>* live) {
   return true;
 }
 
+void ProofSearch::open_view() {
+  const SearchModel& pm = *pm_;
+  const std::vector<char>& live = current_.f.live;
+  // Deep in the tree most values are dead: passes over only the live ones
+  // cost a fraction of passes over the whole matrices. Near the root few
+  // are, and a copy of nearly every matrix would cost memory for little.
+  std::vector<uint32_t>& count = view_.dom_off;  // live values per node, then offsets
+  count.assign(pm.n + 1, 0);
+  for (int a = 0; a < pm.n; ++a)
+    for (int k = 0; k < pm.dom_size(a); ++k) count[a + 1] += live[pm.dom_off[a] + k];
+  const Problem& pp = *pm.p;
+  auto cut = [&](int a) { return int(count[a + 1]) < pm.dom_size(a); };
+  uint64_t whole = 0, copied = 0;
+  for (int e = 0; e < pp.num_edges(); ++e) {
+    const int u = pp.edge_u[e], v = pp.edge_v[e];
+    if (u == v) continue;
+    whole += uint64_t(pm.dom_size(u)) * pm.dom_size(v);
+    if (cut(u) || cut(v)) copied += uint64_t(count[u + 1]) * count[v + 1];
+  }
+  view_pos_.clear();
+  if (2 * copied > whole) {
+    cm_ = pm_;
+    for (size_t d = 0; d < pm.dom.size(); ++d) view_pos_.push_back(int32_t(d));
+  } else {
+    cm_ = &view_;
+    view_.dom.clear();
+    for (int a = 0; a < pm.n; ++a) {
+      for (int k = 0; k < pm.dom_size(a); ++k)
+        if (live[pm.dom_off[a] + k]) {
+          view_.dom.push_back(pm.domain(a)[k]);
+          view_pos_.push_back(int32_t(pm.dom_off[a] + k));
+        }
+      count[a + 1] = uint32_t(view_.dom.size());
+    }
+    view_.mat.resize(copied);
+    view_.mat_at.assign(pp.num_edges(), nullptr);
+    uint64_t at = 0;
+    for (int e = 0; e < pp.num_edges(); ++e) {
+      const int u = pp.edge_u[e], v = pp.edge_v[e];
+      if (u == v) continue;
+      if (view_.dom_size(u) == pm.dom_size(u) && view_.dom_size(v) == pm.dom_size(v)) {
+        view_.mat_at[e] = pm.matrix(e);
+        continue;
+      }
+      const double* M = pm.matrix(e);
+      view_.mat_at[e] = view_.mat.data() + at;
+      const int Kv = pm.dom_size(v);
+      for (uint32_t j = view_.dom_off[u]; j < view_.dom_off[u + 1]; ++j) {
+        const double* row = M + uint64_t(view_pos_[j] - pm.dom_off[u]) * Kv;
+        for (uint32_t l = view_.dom_off[v]; l < view_.dom_off[v + 1]; ++l) view_.mat[at++] = row[view_pos_[l] - pm.dom_off[v]];
+      }
+    }
+  }
+  mp_.init(*cm_);
+  // The warm messages, position by position.
+  const std::vector<double>& from = current_.warm->msg;
+  std::vector<double>& to = mp_.messages();
+  for (int a = 0; a < pm.n; ++a)
+    for (uint32_t j = cm_->dom_off[a]; j < cm_->dom_off[a + 1]; ++j) {
+      const int k = view_pos_[j] - int(pm.dom_off[a]), kv = int(j - cm_->dom_off[a]);
+      for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q)
+        to[mp_.side_offset(q) + kv] = from[layout_.side_offset(q) + k];
+    }
+}
+
+void ProofSearch::close_view() {
+  const SearchModel& pm = *pm_;
+  std::vector<double>& to = current_.warm->msg;
+  const std::vector<double>& from = mp_.messages();
+  for (int a = 0; a < pm.n; ++a)
+    for (uint32_t j = cm_->dom_off[a]; j < cm_->dom_off[a + 1]; ++j) {
+      const int k = view_pos_[j] - int(pm.dom_off[a]), kv = int(j - cm_->dom_off[a]);
+      for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q)
+        to[layout_.side_offset(q) + k] = from[mp_.side_offset(q) + kv];
+    }
+}
+
 bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
                        const std::function<void(const std::vector<int32_t>&, double)>& offer,
                        const std::function<bool()>* more_steps, const std::function<bool()>* should_stop) {
@@ -286,18 +375,21 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
           for (int k = 0; k < pm.dom_size(i); ++k)
             extra_[pm.dom_off[i] + k] = weight_[i] * double(pm.usage(i, pm.domain(i)[k]));
     }
-    // A dead value costs as much as a forbidden entry: the bound of this
-    // problem holds for every assignment of live values.
+    // A dead value left in the view costs as much as a forbidden entry: the
+    // bound of this problem holds for every assignment of live values.
     for (size_t d = 0; d < extra_.size(); ++d)
       if (!live[d]) extra_[d] += pm.big;
-    w->mp.set_extra(extra_);
+    const SearchModel& cm = *cm_;
+    view_extra_.resize(cm.dom.size());
+    for (size_t j = 0; j < view_extra_.size(); ++j) view_extra_[j] = extra_[view_pos_[j]];
+    mp_.set_extra(view_extra_);
     // A pass cut short leaves messages whose bound still holds: the step is
     // redone from them.
     for (int r = 0; r < prm.passes_per_price; ++r)
-      if (!w->mp.iterate(&rounded_, should_stop)) return false;
+      if (!mp_.iterate(&rounded_, should_stop)) return false;
     double mag = 0;
     const double offset = w->relax.penalty_offset();
-    const double lb = w->mp.lower_bound(&mag) - offset;
+    const double lb = mp_.lower_bound(&mag) - offset;
     expand(rounded_, &expanded_);
     SearchState s;
     s.init(*m_, expanded_);
@@ -309,7 +401,19 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
     if (lb > c.best) {
       c.best = lb;
       c.margin = kRoundingMargin * (mag + offset) + 1e-6;
-      w->mp.pieces(&node_piece_, &side_);
+      // The pieces in the proof model's layout; a value outside the view is
+      // dead and has none (+inf: no minimum takes it).
+      mp_.pieces(&view_node_, &view_side_);
+      const double inf = std::numeric_limits<double>::infinity();
+      node_piece_.assign(pm.dom.size(), inf);
+      side_.assign(layout_.messages().size(), inf);
+      for (int a = 0; a < pm.n; ++a)
+        for (uint32_t j = cm.dom_off[a]; j < cm.dom_off[a + 1]; ++j) {
+          const int k = view_pos_[j] - int(pm.dom_off[a]), kv = int(j - cm.dom_off[a]);
+          node_piece_[view_pos_[j]] = view_node_[j];
+          for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q)
+            side_[layout_.side_offset(q) + k] = view_side_[mp_.side_offset(q) + kv];
+        }
       best_rounding_ = rounded_;
     }
     c.since = gained ? 0 : c.since + 1;
@@ -500,8 +604,10 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
         continue;
       }
       current_ = InFlight{std::make_shared<Warm>(*f.warm), std::move(f)};
+      open_view();
     }
     if (!bound(upper, offer, more_steps, should_stop)) return false;  // paused: again next time
+    close_view();
     const bool root = current_.f.root;
     settle(upper, offer);  // takes the node out of flight
     release(root);

@@ -92,7 +92,7 @@ class ProofSearch {
  private:
   struct Warm {  // what a child starts from: its parent's multipliers and messages
     MemoryRelax relax;
-    MessagePassing mp;
+    std::vector<double> msg;  // laid out as layout_'s messages (the proof model's domains)
   };
   struct Frame {
     std::vector<char> live;  // per position of the proof model's domains
@@ -137,9 +137,17 @@ class ProofSearch {
   std::vector<int64_t> least_, piece_least_, table_;  // forward checking's scratch
   std::vector<int32_t> position_;  // per proof-model strategy (problem offsets): its domain position
 
+  // The model the node in flight's bound runs on: the proof model itself, or
+  // (view_) the proof model cut down to the node's live values, when the
+  // matrices to copy for that are at most half the proof model's.
+  SearchModel view_;
+  const SearchModel* cm_ = nullptr;
+  std::vector<int32_t> view_pos_;  // per position of cm_'s domains: the proof model's position
+  MessagePassing mp_;              // on cm_
+  std::vector<double> view_extra_, view_node_, view_side_;
+
   // Scratch.
-  Warm pieces_of_;  // the messages of the best iterate, whose pieces the reduced costs read
-  MessagePassing layout_;  // where each incidence's side of the pieces lies (any copy's layout)
+  MessagePassing layout_;  // where each incidence's side of the pieces lies in the proof model
   std::vector<double> weight_, extra_, node_piece_, side_, node_min_, edge_min_;
   std::vector<int32_t> rounded_, best_rounding_, expanded_;
   std::vector<int64_t> row_sum_;
@@ -154,6 +162,10 @@ class ProofSearch {
   // The node in flight is done: its children (children_) go on the stack
   // unless the tree restarted meanwhile.
   void release(bool root_done);
+  // Sets cm_ and mp_ up for the node in flight, its warm messages mapped in.
+  void open_view();
+  // mp_'s messages back into the node in flight's warm start (for its children).
+  void close_view();
   bool least_usage(const std::vector<char>& live);
   int64_t range_max(int lo, int hi) const;
   bool forward_check(std::vector<char>* live);

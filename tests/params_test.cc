@@ -249,7 +249,7 @@ TEST(ProofSearch, ProvesVOptimalFromItsOptimum) {
   o.time_limit_seconds = 1e6;
   o.threads = 1;
   o.max_rounds = 1;
-  ASSERT_TRUE(set_param(&o.params, "proof_round_nodes", 400).ok);  // it takes 162
+  ASSERT_TRUE(set_param(&o.params, "proof_round_nodes", 400).ok);  // the default stream of steps needs fewer
   const SolveResult r = solve(p, o);
   ASSERT_TRUE(r.feasible);
   EXPECT_TRUE(r.evaluation.total_cost == Int128(1617084));
