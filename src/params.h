@@ -47,6 +47,9 @@ namespace iopddl {
   X(proof_branch_classes, int, 1, 0, 1, "branch on a node's usage classes (values alike on every memory piece) rather than its values") \
   X(proof_steps, int, 600, 1, 1000000, "multiplier steps at most per proof tree node")                          \
   X(proof_stall, int, 60, 1, 1000000, "... and at most this many without a gain")                               \
+  X(proof_trend_window, int, 20, 1, 1000000, "the pace of a tree node's bound is its gain over this many steps")   \
+  X(proof_trend_horizon, double, 100.0, 0.0, 1e9,                                                                 \
+    "a tree node branches once its bound, climbing at its pace for this many more steps, would still not prune it (0: never)") \
   /* the rounding role (penalised_rounding.cc) */                                                               \
   X(passes_per_price, int, 3, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
   /* memory prices (memory_relax.cc) */                                                                         \

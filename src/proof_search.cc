@@ -419,6 +419,15 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
     c.since = gained ? 0 : c.since + 1;
     if (c.since >= prm.proof_stall) break;
     if (prunes(c.best, c.margin)) break;
+    // A bound that climbs too slowly to prune its node soon is worth less
+    // than its children's: each starts from its multipliers and messages
+    // with one more node decided, which is where the memory rows' gap sits.
+    c.trail.push_back(c.best);
+    const int W = prm.proof_trend_window;
+    if (prm.proof_trend_horizon > 0 && has_upper_ && int(c.trail.size()) > W) {
+      const double pace = (c.best - c.trail[c.trail.size() - 1 - W]) / W;
+      if (!prunes(c.best + pace * prm.proof_trend_horizon, c.margin)) break;
+    }
     // The step is sized by the bound itself, not by the rounding's value: a
     // rounding that takes a removed value pays a forbidden entry's price, and
     // a step sized by that overshoots the multipliers far out.

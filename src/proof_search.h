@@ -105,6 +105,7 @@ class ProofSearch {
     Frame f;
     int step = 0, since = 0;  // bound steps taken, and since the last gain
     double best = -std::numeric_limits<double>::infinity(), margin = 0;  // the best bound so far and its rounding margin
+    std::vector<double> trail{};  // the best bound after each step
     bool on() const { return warm != nullptr; }
   };
   struct Piece {  // a node's usage over segments [lo, hi), per position at usage_[at + k]
