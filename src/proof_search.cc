@@ -332,23 +332,23 @@ void ProofSearch::open_view() {
   // The warm messages, position by position.
   const std::vector<double>& from = current_.warm->msg;
   std::vector<double>& to = mp_.messages();
-  for (int a = 0; a < pm.n; ++a)
-    for (uint32_t j = cm_->dom_off[a]; j < cm_->dom_off[a + 1]; ++j) {
-      const int k = view_pos_[j] - int(pm.dom_off[a]), kv = int(j - cm_->dom_off[a]);
-      for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q)
-        to[mp_.side_offset(q) + kv] = from[layout_.side_offset(q) + k];
-    }
+  for_each_side([&](uint64_t whole_at, uint64_t view_at) { to[view_at] = from[whole_at]; });
 }
 
 void ProofSearch::close_view() {
-  const SearchModel& pm = *pm_;
   std::vector<double>& to = current_.warm->msg;
   const std::vector<double>& from = mp_.messages();
+  for_each_side([&](uint64_t whole_at, uint64_t view_at) { to[whole_at] = from[view_at]; });
+}
+
+template <class Map>
+void ProofSearch::for_each_side(const Map& map) const {
+  const SearchModel& pm = *pm_;
   for (int a = 0; a < pm.n; ++a)
     for (uint32_t j = cm_->dom_off[a]; j < cm_->dom_off[a + 1]; ++j) {
       const int k = view_pos_[j] - int(pm.dom_off[a]), kv = int(j - cm_->dom_off[a]);
       for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q)
-        to[layout_.side_offset(q) + k] = from[mp_.side_offset(q) + kv];
+        map(layout_.side_offset(q) + k, mp_.side_offset(q) + kv);
     }
 }
 
@@ -406,14 +406,9 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
       mp_.pieces(&view_node_, &view_side_);
       const double inf = std::numeric_limits<double>::infinity();
       node_piece_.assign(pm.dom.size(), inf);
+      for (size_t j = 0; j < view_pos_.size(); ++j) node_piece_[view_pos_[j]] = view_node_[j];
       side_.assign(layout_.messages().size(), inf);
-      for (int a = 0; a < pm.n; ++a)
-        for (uint32_t j = cm.dom_off[a]; j < cm.dom_off[a + 1]; ++j) {
-          const int k = view_pos_[j] - int(pm.dom_off[a]), kv = int(j - cm.dom_off[a]);
-          node_piece_[view_pos_[j]] = view_node_[j];
-          for (uint32_t q = pm.adj_off[a]; q < pm.adj_off[a + 1]; ++q)
-            side_[layout_.side_offset(q) + k] = view_side_[mp_.side_offset(q) + kv];
-        }
+      for_each_side([&](uint64_t whole_at, uint64_t view_at) { side_[whole_at] = view_side_[view_at]; });
       best_rounding_ = rounded_;
     }
     c.since = gained ? 0 : c.since + 1;

@@ -167,6 +167,10 @@ class ProofSearch {
   void open_view();
   // mp_'s messages back into the node in flight's warm start (for its children).
   void close_view();
+  // map(offset in layout_, offset in mp_) for every side of a value in the
+  // view: how messages and pieces move between the two layouts.
+  template <class Map>
+  void for_each_side(const Map& map) const;
   bool least_usage(const std::vector<char>& live);
   int64_t range_max(int lo, int hi) const;
   bool forward_check(std::vector<char>* live);
