@@ -39,7 +39,8 @@ const char* kUsage =
     "  --rounds N    stop after N search rounds per thread (with --threads 1 and a\n"
     "                fixed seed the answer is then reproducible)\n"
     "  --quiet       print only the solution line\n"
-    "  --stats       at the end, print per mechanism how often it was tried and improved\n"
+    "  --stats       at the end, print per mechanism how often it was tried and improved,\n"
+    "                its share of the search's time and its fall in cost per second\n"
     "  --start FILE  start from the solution in FILE (its last line [s0, s1, ...], such\n"
     "                as a previous run's output)\n"
     "  --set NAME=VALUE\n"
@@ -324,10 +325,14 @@ int main(int argc, char** argv) {
       std::printf("# model and exact reductions in %.3f s\n", s.reduce_seconds);
       std::printf("# tied groups %lld (%lld nodes), contracted problem %lld nodes\n", (long long)s.tied_groups,
                   (long long)s.tied_nodes, (long long)s.contracted_nodes);
-      std::printf("# %-22s %12s %10s %10s  %s\n", "mechanism", "tried", "improved", "seconds", "what");
-      for (int k = 0; k < kMechanismCount; ++k)
-        std::printf("# %-22s %12lld %10lld %10.3f  %s\n", kMechanismInfo[k].name, (long long)s.mechanisms[k].tried,
-                    (long long)s.mechanisms[k].improved, double(s.mechanisms[k].micros) / 1e6, kMechanismInfo[k].what);
+      std::printf("# %-22s %12s %10s %10s %7s %12s  %s\n", "mechanism", "tried", "improved", "seconds", "share",
+                  "fall/s", "what");
+      for (int k = 0; k < kMechanismCount; ++k) {
+        const MechanismCount& c = s.mechanisms[k];
+        std::printf("# %-22s %12lld %10lld %10.3f %6.1f%% %12.4g  %s\n", kMechanismInfo[k].name, (long long)c.tried,
+                    (long long)c.improved, double(c.micros) / 1e6, 100.0 * time_share(s.mechanisms, k),
+                    fall_per_second(c), kMechanismInfo[k].what);
+      }
     }
     if (r.feasible)
       std::printf("# cost %s (nodes %s, edges %s), peak usage %s%s%s\n", to_string(r.evaluation.total_cost).c_str(),

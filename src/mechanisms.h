@@ -4,6 +4,7 @@
 // threads share, the result's statistics, the CLI's --stats table and the
 // package's JSON.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -46,10 +47,31 @@ struct MechanismCount {
   int64_t tried = 0;
   int64_t improved = 0;
   int64_t micros = 0;  // time spent in it (not measured for group moves: too many, too short)
+  int64_t fall = 0;    // the fall in cost it produced in what it worked on (saturating)
 };
 using MechanismCounts = std::array<MechanismCount, kMechanismCount>;
 
 inline MechanismCount& at(MechanismCounts& c, Mechanism m) { return c[int(m)]; }
+
+// Adds the fall from cost `from` to cost `to` (from > to), saturating: a
+// first answer can fall from forbidden costs near 10^18.
+inline void add_fall(MechanismCount* c, double from, double to) {
+  constexpr double kCap = 4e18;
+  if (!(from > to)) return;
+  const double sum = double(c->fall) + std::min(from - to, kCap);
+  c->fall = sum >= kCap ? int64_t(kCap) : int64_t(sum);
+}
+
+// Mechanism k's share of the time all mechanisms took (0 when none was timed).
+inline double time_share(const MechanismCounts& c, int k) {
+  int64_t total = 0;
+  for (const MechanismCount& x : c) total += x.micros;
+  return total > 0 ? double(c[k].micros) / double(total) : 0.0;
+}
+// Its fall in cost per second of its time (0 when it was not timed).
+inline double fall_per_second(const MechanismCount& c) {
+  return c.micros > 0 ? double(c.fall) / (double(c.micros) / 1e6) : 0.0;
+}
 
 // Adds the time from construction to destruction to a mechanism's count.
 class MechanismTimer {

@@ -249,7 +249,10 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
     if (!tried) continue;
     if (counts) ++at(*counts, kKind[kind]).tried;
     if (keep_if_better(best_cost)) {
-      if (counts) ++at(*counts, kKind[kind]).improved;
+      if (counts) {
+        ++at(*counts, kKind[kind]).improved;
+        add_fall(&at(*counts, kKind[kind]), best_cost, cur_.cost);
+      }
       best_cost = cur_.cost;
       kinds_.reward(kind);
       improved(cur_.s, best_cost);

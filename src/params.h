@@ -22,28 +22,37 @@ namespace iopddl {
   /* set-up (solve.cc) */                                                                                       \
   X(contraction_min_removed, double, 0.1, 0.0, 1.0,                                                             \
     "contract tied groups only when that removes at least this share of the nodes (each copy of the matrices costs memory in the problem's size)") \
-  /* the rounds of a thread (worker.cc) */                                                                      \
+  /* the schedule of a thread's steps (scheduler.h) */                                                         \
+  X(schedule_floor, double, 0.05, 0.0, 0.25, "every step's least share of a thread's time, whatever it earns (exploration)") \
+  X(schedule_feeder_floor, double, 0.1, 0.0, 0.9,                                                               \
+    "the elimination step's least share: its answers move the memory prices the windows read")                \
+  X(schedule_halflife_share, double, 0.25, 0.0, 100.0,                                                          \
+    "the steps' recent gains and times fade with a half-life of this share of the time elapsed ...")           \
+  X(schedule_halflife_min, double, 1.0, 0.0, 1e9, "... and of at least this many seconds (runs under a round budget)") \
+  X(schedule_slice_min, double, 0.01, 0.0, 1e6,                                                                 \
+    "a sliced step (windows, proof search) runs for the thread's mean atomic step time, at least this many seconds ...") \
+  X(schedule_slice_max, double, 1.0, 0.0, 1e6, "... and at most this many")                                    \
+  /* the steps (step_*.cc) */                                                                                   \
   X(belief_every, int, 16, 1, 1000000, "global eliminations sweep min-sum beliefs every this many decisions")   \
   X(decision_randomness, double, 0.2, 0.0, 1.0,                                                                 \
     "eliminations by beliefs or near the best pick stuck nodes with randomness from this ...")                 \
   X(decision_spread, double, 0.6, 0.0, 1.0, "... to this much more (drawn per solve)")                          \
   X(rule_decay, double, 0.95, 0.0, 1.0, "per round, the elimination rules' recent gains fade by this factor")  \
-  X(lns_share, double, 0.5, 0.0, 100.0, "the neighbourhood search's time, as a share of the round's global step") \
-  X(lns_round_moves, int, 64, 1, 1000000000, "neighbourhood moves per round when a round budget is set")        \
+  X(lns_round_moves, int, 64, 1, 1000000000, "neighbourhood moves per run when a round budget is set")          \
   X(repair_over, double, 1.5, 1.0, 1e9,                                                                         \
     "once an answer fits, candidates peaking above this many times the limit are not repaired")                \
   X(lagrangian_refresh, int, 8, 1, 1000000, "rounds between snapshots of the multipliers for the Lagrangian bound") \
   X(rounding_bound_every, int, 4, 1, 1000000, "rounding rounds between two bounds from the rounding role")       \
-  /* the proof search (proof_search.cc), thread 0 */                                                          \
+  /* the proof search (proof_search.cc, step_proof.cc) */                                                         \
   X(proof_max_strategies, double, 200000.0, 0.0, 1e12,                                                          \
     "branch and bound towards a proof (and its root's bound and roundings) only on problems (contracted) with at most this many live strategies") \
-  X(proof_share, double, 0.5, 0.0, 100.0, "the proof search's time, as a share of the time thread 0's other steps took")            \
+  X(proof_share, double, 0.5, 0.0, 100.0, "the proof search's floor on small problems, as a share of the other steps' time, for the thread that set its tree up")            \
   X(proof_share_stalled, double, 2.0, 0.0, 100.0, "... growing to at most this share as the incumbent stalls (no improvement for as long again as it took to reach it doubles the share)") \
   X(proof_helpers_max_strategies, double, 50000.0, 0.0, 1e12,                                                    \
-    "the other threads join the proof search as the incumbent stalls (up to proof_share_stalled) only on problems (contracted) with at most this many live strategies") \
+    "every thread joins the proof search, its floor growing as the incumbent stalls (up to proof_share_stalled), only on problems (contracted) with at most this many live strategies; on larger ones one thread runs it for what it earns") \
   X(proof_restart_growth, double, 1.5, 0.0, 1e6,                                                               \
     "the proof tree starts afresh after as many tree nodes as the problem (contracted) has free nodes, then after this many times as many as the time before (0: never)") \
-  X(proof_round_nodes, int, 4, 1, 1000000, "proof tree nodes per round when a round budget is set")              \
+  X(proof_round_nodes, int, 4, 1, 1000000, "proof tree nodes per run when a round budget is set")              \
   X(proof_branch_classes, int, 1, 0, 1, "branch on a node's usage classes (values alike on every memory piece) rather than its values") \
   X(proof_steps, int, 600, 1, 1000000, "multiplier steps at most per proof tree node")                          \
   X(proof_stall, int, 60, 1, 1000000, "... and at most this many without a gain")                               \
@@ -51,6 +60,8 @@ namespace iopddl {
   X(proof_trend_horizon, double, 100.0, 0.0, 1e9,                                                                 \
     "a tree node branches once its bound, climbing at its pace for this many more steps, would still not prune it (0: never)") \
   /* the rounding role (penalised_rounding.cc) */                                                               \
+  X(rounding_warm_floor, double, 0.75, 0.0, 0.95,                                                               \
+    "a rounding's least share of its thread until its first answer fits (it pays only once its messages settle)") \
   X(passes_per_price, int, 3, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
   /* memory prices (memory_relax.cc) */                                                                         \
   X(first_price, double, 0.05, 1e-9, 1e9, "a node's first price, as a share of the typical cost per unit of memory") \

@@ -30,24 +30,38 @@ struct SearchContext {
   std::atomic<bool> done{false};    // nothing left to search for (proven optimal)
   std::atomic<bool> paused{false};  // a session's slice is over (solve.cc)
   int threads = 1;
+  // Roles, taken by the first threads to run the step: the Lagrangian
+  // bounds (step_elimination.cc) and, on problems too large for several
+  // proof searches, the proof search (step_proof.cc), one thread each.
+  std::atomic<bool> lagrangian_claimed{false}, proof_claimed{false};
+  std::atomic<int> rounding_slots{0};  // roundings taken (step_rounding.cc)
 
   SharedCounters counters{};  // stats.h
   void count(Counter c, int64_t n = 1) { counters[int(c)].fetch_add(n, std::memory_order_relaxed); }
-  std::array<std::atomic<int64_t>, 3 * kMechanismCount> mechanism_counts{};  // tried, improved, micros
+  static constexpr int kFields = 4;  // tried, improved, micros, fall
+  std::array<std::atomic<int64_t>, kFields * kMechanismCount> mechanism_counts{};
   // Adds a thread's counts to the shared ones and zeroes them.
   void add_counts(MechanismCounts* local) {
     for (int k = 0; k < kMechanismCount; ++k) {
-      mechanism_counts[3 * k].fetch_add((*local)[k].tried, std::memory_order_relaxed);
-      mechanism_counts[3 * k + 1].fetch_add((*local)[k].improved, std::memory_order_relaxed);
-      mechanism_counts[3 * k + 2].fetch_add((*local)[k].micros, std::memory_order_relaxed);
+      const MechanismCount& c = (*local)[k];
+      const int64_t v[kFields] = {c.tried, c.improved, c.micros, c.fall};
+      for (int f = 0; f < kFields - 1; ++f) mechanism_counts[kFields * k + f].fetch_add(v[f], std::memory_order_relaxed);
+      add_saturating(&mechanism_counts[kFields * k + kFields - 1], c.fall);
       (*local)[k] = {};
+    }
+  }
+  static void add_saturating(std::atomic<int64_t>* a, int64_t v) {
+    int64_t old = a->load(std::memory_order_relaxed);
+    while (!a->compare_exchange_weak(old, old > INT64_MAX - v ? INT64_MAX : old + v, std::memory_order_relaxed)) {
     }
   }
   // The shared counts so far.
   MechanismCounts mechanism_totals() const {
     MechanismCounts c{};
-    for (int k = 0; k < kMechanismCount; ++k)
-      c[k] = {mechanism_counts[3 * k].load(), mechanism_counts[3 * k + 1].load(), mechanism_counts[3 * k + 2].load()};
+    for (int k = 0; k < kMechanismCount; ++k) {
+      const auto* v = &mechanism_counts[kFields * k];
+      c[k] = {v[0].load(), v[1].load(), v[2].load(), v[3].load()};
+    }
     return c;
   }
   std::mutex progress_mu;  // serialises callbacks and the history

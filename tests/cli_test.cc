@@ -221,7 +221,7 @@ TEST_F(Cli, SetChangesTheSearchAndDefaultsChangeNothing) {
     return run(args, 40);
   };
   Outcome plain = with({});
-  Outcome same = with({"--set", "lns_share=0.5", "--set", "window_min=16"});
+  Outcome same = with({"--set", "schedule_feeder_floor=0.1", "--set", "window_min=16"});
   ASSERT_EQ(plain.exit_code, 0) << describe(plain);
   ASSERT_EQ(same.exit_code, 0) << describe(same);
   EXPECT_EQ(plain.out, same.out);

@@ -34,8 +34,8 @@ TEST(Params, DefaultsAreTheTablesAndWithinRange) {
 
 TEST(Params, SetByNameChecksNameRangeAndType) {
   Params p;
-  ASSERT_TRUE(set_param(&p, "lns_share", 0.75).ok);
-  EXPECT_EQ(p.lns_share, 0.75);
+  ASSERT_TRUE(set_param(&p, "schedule_feeder_floor", 0.75).ok);
+  EXPECT_EQ(p.schedule_feeder_floor, 0.75);
   ASSERT_TRUE(set_param(&p, "belief_every=8").ok);
   EXPECT_EQ(p.belief_every, 8);
   ASSERT_TRUE(set_param(&p, "restart_min_stall=2.5e-1").ok);
@@ -56,7 +56,7 @@ TEST(Params, SetByNameChecksNameRangeAndType) {
   s = set_param(&p, "belief_every");
   EXPECT_FALSE(s.ok);
   EXPECT_NE(s.message.find("is not NAME=VALUE"), std::string::npos) << s.message;
-  s = set_param(&p, "lns_share=nan");
+  s = set_param(&p, "schedule_feeder_floor=nan");
   EXPECT_FALSE(s.ok);
   // A failed set leaves the value as it was.
   EXPECT_EQ(p.belief_every, 8);
@@ -250,7 +250,7 @@ TEST(ProofSearch, ProvesVOptimalFromItsOptimum) {
   ASSERT_TRUE(parse_solution(text.str(), "V.optimum", &o.start).ok);
   o.time_limit_seconds = 1e6;
   o.threads = 1;
-  o.max_rounds = 1;
+  o.max_rounds = 4;  // every step once, the proof search last (step.h's list)
   ASSERT_TRUE(set_param(&o.params, "proof_round_nodes", 400).ok);  // the default stream of steps needs fewer
   ASSERT_TRUE(set_param(&o.params, "proof_trend_horizon", 0).ok);
   const SolveResult r = solve(p, o);

@@ -194,6 +194,8 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
     Json c;
     c.i64("tried", s.mechanisms[k].tried).i64("improved", s.mechanisms[k].improved);
     c.num("seconds", double(s.mechanisms[k].micros) / 1e6);
+    c.num("share", time_share(s.mechanisms, k)).num("fall", double(s.mechanisms[k].fall));
+    c.num("fallPerSecond", fall_per_second(s.mechanisms[k]));
     mech.raw(kMechanismInfo[k].name, c.done());
   }
   st.raw("mechanisms", mech.done());

@@ -152,7 +152,7 @@ export interface SolveOptions {
   start?: ArrayLike<number>;
   /**
    * Search parameters by name (the core's table: `iopddl --list-params`), for
-   * example `{ restarts: 0, lns_share: 1 }`. An unknown name or a value out of
+   * example `{ restarts: 0, schedule_floor: 0.1 }`. An unknown name or a value out of
    * range rejects with ERR_INVALID_PARAMS.
    */
   params?: Record<string, number>;
@@ -204,6 +204,12 @@ export interface MechanismCount {
   improved: number;
   /** Time spent in it, all threads (0 for group moves: too many and too short to time). */
   seconds: number;
+  /** Its share (0-1) of the time all mechanisms took. */
+  share: number;
+  /** The fall in cost it produced in what it worked on (a thread's best answer), all threads; approximate above 2^53. */
+  fall: number;
+  /** fall / seconds (0 when not timed). */
+  fallPerSecond: number;
 }
 
 export interface SolveStats {

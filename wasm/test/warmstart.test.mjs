@@ -116,7 +116,7 @@ for (const backend of ['threads', 'single']) {
       });
       await assert.rejects(p.solve({ params: { belief_every: '8' } }), TypeError);
       await assert.rejects(p.solve({ params: [1] }), TypeError);
-      const r = await p.solve({ timeLimitMs: 300, params: { restarts: 0, lns_share: 1 } });
+      const r = await p.solve({ timeLimitMs: 300, params: { restarts: 0, schedule_feeder_floor: 0.5 } });
       assert.equal(r.cost, EXAMPLE_COST);
       p.dispose();
     });
@@ -124,7 +124,7 @@ for (const backend of ['threads', 'single']) {
     test('defaults set explicitly change nothing; another value changes the run', async () => {
       const base = { timeLimitMs: 30000, threads: 1, maxRounds: 3, seed: 3 };
       const plain = await g.solve(base);
-      const same = await g.solve({ ...base, params: { lns_share: 0.5, window_min: 16, restarts: 1 } });
+      const same = await g.solve({ ...base, params: { schedule_feeder_floor: 0.1, window_min: 16, restarts: 1 } });
       assert.deepEqual(same.assignment, plain.assignment);
       const fewer = await g.solve({ ...base, params: { lns_round_moves: 1 } });
       assert.ok(fewer.stats.windows < plain.stats.windows);

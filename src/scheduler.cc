@@ -1,0 +1,79 @@
+#include "scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace iopddl {
+
+void YieldScheduler::init(int steps, const Params& prm, int rotate) {
+  arms_.assign(steps, Arm{});
+  explore_ = prm.schedule_floor;
+  halflife_share_ = prm.schedule_halflife_share;
+  halflife_min_ = prm.schedule_halflife_min;
+  faded_at_ = 0;
+  rotate_ = steps > 0 ? rotate % steps : 0;
+}
+
+void YieldScheduler::fade(double now) {
+  const double dt = now - faded_at_;
+  if (dt <= 0) return;
+  const double h = std::max(halflife_min_, halflife_share_ * now);
+  const double f = std::exp2(-dt / h);
+  for (Arm& a : arms_) {
+    a.used *= f;
+    a.gain *= f;
+  }
+  faded_at_ = now;
+}
+
+double YieldScheduler::yield(int k) const {
+  const Arm& a = arms_[k];
+  return a.used > 0 ? a.gain / a.used : 0.0;
+}
+
+int YieldScheduler::pick(const std::vector<char>& available, const std::vector<double>& floor, double now) {
+  fade(now);
+  const int n = int(arms_.size());
+  // Every step once first, in an order that differs between threads.
+  for (int j = 0; j < n; ++j) {
+    const int k = (rotate_ + j) % n;
+    if (available[k] && !arms_[k].tried) return k;
+  }
+  double used = 0, floors = 0, yields = 0;
+  int live = 0;
+  for (int k = 0; k < n; ++k) {
+    arms_[k].target = 0;
+    if (!available[k]) continue;
+    ++live;
+    used += arms_[k].used;
+    floors += std::max(explore_, floor[k]);
+    yields += yield(k);
+  }
+  if (live == 0) return -1;
+  // Floors that add up to more than the whole leave a little to the yields.
+  const double scale = floors > 0.95 ? 0.95 / floors : 1.0;
+  const double rest = 1.0 - floors * scale;
+  int best = -1;
+  double best_deficit = 0;
+  for (int k = 0; k < n; ++k) {
+    if (!available[k]) continue;
+    Arm& a = arms_[k];
+    a.target = std::max(explore_, floor[k]) * scale + rest * (yields > 0 ? yield(k) / yields : 1.0 / live);
+    const double deficit = a.target * used - a.used;
+    if (best < 0 || deficit > best_deficit) {
+      best = k;
+      best_deficit = deficit;
+    }
+  }
+  return best;
+}
+
+void YieldScheduler::record(int k, double used, double gain, double now) {
+  fade(now);
+  Arm& a = arms_[k];
+  a.tried = true;
+  a.used += std::max(used, 0.0);
+  a.gain += std::max(gain, 0.0);
+}
+
+}  // namespace iopddl

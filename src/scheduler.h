@@ -1,0 +1,45 @@
+// Gives a thread's time to its steps in proportion to what they have
+// recently earned per second: the fall in the thread's best cost they
+// produced (as a log ratio, so that early and late falls compare), over the
+// time they took, both fading with a half-life that is a share of the time
+// elapsed (a long run remembers longer). Each step's share is its floor
+// (steps that feed the others; a proof search on a stalled small problem)
+// plus the exploration floor plus its part of the rest by yield; the step
+// furthest below its share runs next. Every step is tried once first.
+//
+// The clock is seconds, or runs under a round budget (then every run counts
+// one and the schedule is deterministic).
+#pragma once
+#include <vector>
+
+#include "params.h"
+
+namespace iopddl {
+
+class YieldScheduler {
+ public:
+  void init(int steps, const Params& prm, int rotate);
+  // The step to run next among the available ones, given each one's floor;
+  // -1 when none is available.
+  int pick(const std::vector<char>& available, const std::vector<double>& floor, double now);
+  // A run of step k took `used` on the clock and lowered the thread's best
+  // cost by the log ratio `gain` (0 if it did not).
+  void record(int k, double used, double gain, double now);
+  // The shares the last pick aimed at, and the yields (gain per clock unit).
+  double target(int k) const { return arms_[k].target; }
+  double yield(int k) const;
+
+ private:
+  struct Arm {
+    double used = 0, gain = 0;  // faded
+    double target = 0;
+    bool tried = false;
+  };
+  std::vector<Arm> arms_;
+  double explore_ = 0, halflife_share_ = 0, halflife_min_ = 0;
+  double faded_at_ = 0;
+  int rotate_ = 0;
+  void fade(double now);
+};
+
+}  // namespace iopddl

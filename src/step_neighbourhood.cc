@@ -1,0 +1,53 @@
+// The neighbourhood step: windows and ejections around the thread's best
+// (neighbourhood_search.h), priced by the memory prices the elimination step
+// last set. A sliced step: it runs for as long as the scheduler gives it
+// (under a round budget, a fixed number of moves).
+#include "neighbourhood_search.h"
+#include "step.h"
+
+namespace iopddl {
+
+namespace {
+
+class NeighbourhoodStep : public SearchStep {
+ public:
+  const char* name() const override { return "neighbourhood"; }
+
+  bool available(ThreadState& t) override {
+    if (!inited_) {
+      inited_ = true;
+      lns_.init(t.m, &t.elim, &t.ls, t.ctx->groups);
+      lns_.counts = &t.counts;
+    }
+    return has_cost(t.best_cost);
+  }
+
+  bool sliced() const override { return true; }
+
+  bool run(ThreadState& t, const std::function<bool()>& more) override {
+    if (t.best_moved) {
+      lns_.reset(t.best);
+      t.best_moved = false;
+    }
+    int64_t budget = t.prm.lns_round_moves;
+    const std::function<bool()> go = [&] { return t.counted() ? budget-- > 0 : more(); };
+    t.ctx->count(Counter::windows, lns_.run(t.weight, t.relax.needed(), &t.rng, go, t.stop,
+                                            [&](const std::vector<int32_t>& a, double cost) {
+                                              // The fall is counted per kind of move by lns_.
+                                              t.best = a;
+                                              t.best_cost = cost;
+                                              t.share(a, cost, true);
+                                            }));
+    return !t.ctx->should_stop();
+  }
+
+ private:
+  NeighbourhoodSearch lns_;
+  bool inited_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchStep> make_neighbourhood_step() { return std::make_unique<NeighbourhoodStep>(); }
+
+}  // namespace iopddl
