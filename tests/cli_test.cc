@@ -168,7 +168,8 @@ TEST_F(Cli, QuietPrintsOnlyTheSolution) {
 }
 
 // --stats prints the tied groups and one line per mechanism of
-// src/mechanisms.h, each with its counts, and the solution stays the last line.
+// src/mechanisms.h, each with its counts, its share of the search's time and
+// its fall in cost per second, and the solution stays the last line.
 TEST_F(Cli, StatsPrintsEveryMechanism) {
   Outcome r = run({"--stats", "--threads", "2", kG, "1"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -180,9 +181,14 @@ TEST_F(Cli, StatsPrintsEveryMechanism) {
     const size_t at = r.out.find("# " + name + " ");
     ASSERT_NE(at, std::string::npos) << name << "\n" << r.out;
     long long tried = -1, improved = -1;
-    double seconds = -1;
-    ASSERT_EQ(std::sscanf(r.out.c_str() + at + 2 + name.size(), "%lld %lld %lf", &tried, &improved, &seconds), 3)
+    double seconds = -1, share = -1, fall_per_second = -1;
+    ASSERT_EQ(std::sscanf(r.out.c_str() + at + 2 + name.size(), "%lld %lld %lf %lf%% %lf", &tried, &improved, &seconds,
+                          &share, &fall_per_second),
+              5)
         << name;
+    EXPECT_GE(share, 0) << name;
+    EXPECT_LE(share, 100) << name;
+    EXPECT_GE(fall_per_second, 0) << name;
     EXPECT_GE(tried, improved) << name;
     EXPECT_GE(improved, 0) << name;
     EXPECT_GE(seconds, 0) << name;

@@ -137,7 +137,12 @@ describe('contest example', () => {
       assert.equal(typeof c.tried, 'number');
       assert.ok(c.improved <= c.tried);
       assert.ok(typeof c.seconds === 'number' && c.seconds >= 0 && c.seconds < 10);
+      // Where the search's time went and what it earned (src/mechanisms.h).
+      assert.ok(c.share >= 0 && c.share <= 1, `share ${c.share}`);
+      assert.ok(c.fall >= 0 && c.fallPerSecond >= 0);
     }
+    const shares = Object.values(s.mechanisms).reduce((a, c) => a + c.share, 0);
+    assert.ok(shares === 0 || Math.abs(shares - 1) < 1e-9, `shares add up to ${shares}`);
     assert.ok(s.history.length >= 1);
     assert.equal(s.history.at(-1).cost, 445n);
     assert.ok(r.elapsedMs > 0 && r.elapsedMs < 5000, `elapsed ${r.elapsedMs}`);
