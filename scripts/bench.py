@@ -12,6 +12,9 @@ folder, since the contest hands the binary plain JSON.
   scripts/bench.py --only A G --threads 2
   scripts/bench.py --renumber 7             # nodes renumbered at random (seed 7)
   scripts/bench.py --only V --set restarts=0  # a search parameter (repeatable)
+  scripts/bench.py --emulate-cores 8 --only K M S
+      # 8 threads, each with the CPU it would have on 8 cores: the timeout
+      # multiplied by 8 / this machine's cores (4 on 2 cores)
 
 With --renumber the solver runs on a copy of each instance with its nodes
 and edges renumbered (scripts/renumber.py, cached next to the decompressed
@@ -108,13 +111,19 @@ def main():
                     help="a search parameter for every run (repeatable; iopddl --list-params lists them)")
     ap.add_argument("--renumber", type=int, metavar="SEED",
                     help="run on each instance with its nodes renumbered at random (seed SEED), score on the original")
+    ap.add_argument("--emulate-cores", type=int, metavar="N",
+                    help="N threads with N / cores times each timeout: the CPU per thread of an N-core machine")
     args = ap.parse_args()
+    if args.emulate_cores:
+        args.threads = args.emulate_cores
+        args.fraction *= args.emulate_cores / os.cpu_count()
 
     cache = os.path.join(ROOT, "build", "bench-data")
     os.makedirs(cache, exist_ok=True)
     rows = read_table(args.benchmarks)
     print(f"# {os.cpu_count()} cores, threads {args.threads}, fraction {args.fraction:g} of the contest timeouts, "
           f"{args.runs} run(s) per instance (median)"
+          + (f", emulating {args.emulate_cores} cores" if args.emulate_cores else "")
           + (f", nodes renumbered (seed {args.renumber})" if args.renumber is not None else "")
           + "".join(f", --set {s}" for s in args.set))
     print("instance  timeout_s  cost            feasible  score    worst    gap_to_shared_lb  gap_to_own_bound  wall_s   peak_MB  run_scores  run_walls")

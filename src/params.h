@@ -60,8 +60,8 @@ namespace iopddl {
   X(proof_trend_horizon, double, 100.0, 0.0, 1e9,                                                                 \
     "a tree node branches once its bound, climbing at its pace for this many more steps, would still not prune it (0: never)") \
   /* the rounding role (penalised_rounding.cc) */                                                               \
-  X(rounding_warm_floor, double, 0.75, 0.0, 0.95,                                                               \
-    "a rounding's least share of its thread until its first answer fits (it pays only once its messages settle)") \
+  X(rounding_floor, double, 0.9, 0.0, 0.95,                                                                       \
+    "a rounding's least share of the thread that holds it (half that with one thread): it pays only once its messages settle, after hundreds of passes, so its yield would starve it first") \
   X(passes_per_price, int, 3, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
   /* memory prices (memory_relax.cc) */                                                                         \
   X(first_price, double, 0.05, 1e-9, 1e9, "a node's first price, as a share of the typical cost per unit of memory") \

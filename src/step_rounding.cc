@@ -1,7 +1,6 @@
 // The rounding step: message passing on the priced problem, its rounding
 // polished and offered; now and then its bound (penalised_rounding.h).
 #include <algorithm>
-#include <cmath>
 
 #include "penalised_rounding.h"
 #include "step.h"
@@ -16,13 +15,12 @@ class RoundingStep : public SearchStep {
 
   bool available(ThreadState&) override { return !refused_; }
 
-  // Until its first answer fits (the prices still far from settled) it
-  // keeps most of its thread: its messages need many passes before its
-  // answers say anything, and its yield would starve it before then. From
-  // then on, the falls of its own best (progress) and of the thread's best
-  // earn its time, as any step's.
+  // Its messages converge over hundreds of passes before its answers pay,
+  // so the thread that holds it gives it most of its time (a role), and the
+  // scheduler shares out the rest. A lone thread holds every role: half.
   double floor(ThreadState& t, double) override {
-    return inited_ && !has_cost(own_best_) ? t.prm.rounding_warm_floor : 0.0;
+    if (!inited_) return 0.0;
+    return t.ctx->threads > 1 ? t.prm.rounding_floor : 0.5 * t.prm.rounding_floor;
   }
 
   bool run(ThreadState& t, const std::function<bool()>&) override {
@@ -38,22 +36,13 @@ class RoundingStep : public SearchStep {
       }
       pr_.init(t.m, slot, t.ctx->contraction);
       inited_ = true;
-      started_at_ = own_improved_at_ = now(t);
     }
-    ++runs_;
     MechanismCount& count = at(t.counts, Mechanism::kPenalisedRounding);
     MechanismTimer timer(&count);
     if (!pr_.step(&rounded_, &t.rng, &t.stop)) return false;
     t.ctx->count(Counter::message_passes, pr_.passes_per_price());
     ++count.tried;
     t.polish_and_offer(rounded_, &count);
-    // Its own best answer falling is progress: the messages and prices are
-    // still settling, and its later answers may beat the best.
-    if (t.st.within_limit() && t.st.cost < own_best_) {
-      if (has_cost(own_best_)) t.progress = std::log((own_best_ + 1.0) / (t.st.cost + 1.0));
-      own_best_ = t.st.cost;
-      own_improved_at_ = now(t);
-    }
     if (++calls_ % t.prm.rounding_bound_every == 0) {
       double mag = 0;
       const double lb = pr_.lower_bound(&mag);
@@ -64,8 +53,6 @@ class RoundingStep : public SearchStep {
 
   void restart(ThreadState& t) override {
     if (inited_) pr_.restart_diversified(&t.rng);
-    own_best_ = kNoCost;
-    started_at_ = own_improved_at_ = now(t);
   }
 
  private:
@@ -73,11 +60,6 @@ class RoundingStep : public SearchStep {
   bool inited_ = false, refused_ = false;
   int64_t calls_ = 0;
   std::vector<int32_t> rounded_;
-  double own_best_ = kNoCost;  // its best answer within the limit, this epoch ...
-  double started_at_ = 0, own_improved_at_ = 0;  // ... when it started and when that last fell
-  int64_t runs_ = 0;
-  // The scheduler's clock: seconds, or runs under a round budget.
-  double now(const ThreadState& t) const { return t.counted() ? double(runs_) : t.ctx->elapsed(); }
 };
 
 }  // namespace

@@ -48,11 +48,6 @@ struct ThreadState {
   std::vector<int32_t> best;        // this thread's best within the limit, in this epoch
   double best_cost = kNoCost;
   bool best_moved = false;          // best changed outside the neighbourhood search
-  // A step's progress on a path of its own, as a log fall in cost, set by a
-  // step whose answers need a long run before they can beat the best (the
-  // rounding's messages converge over hundreds of passes): the scheduler
-  // credits a run with this or the fall of `best`, whichever is larger.
-  double progress = 0;
 
   // Offers an answer to the incumbent, and to this epoch's best when it fits.
   void share(const std::vector<int32_t>& a, double cost, bool fits);

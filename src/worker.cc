@@ -78,7 +78,6 @@ class Worker {
     const double length = std::min(std::max(slice_ < 0 ? 0.1 : slice_, t_.prm.schedule_slice_min),
                                    t_.prm.schedule_slice_max);
     const std::function<bool()> more = [&] { return t_.ctx->elapsed() < started + length; };
-    t_.progress = 0;
     const bool ok = step.run(t_, more);
     const double took = t_.ctx->elapsed() - started;
     if (ok && !step.sliced()) slice_ = slice_ < 0 ? took : 0.8 * slice_ + 0.2 * took;
@@ -86,7 +85,7 @@ class Worker {
     // (a shared proof tree with no subtree free): else it would be picked
     // again at once, for nothing, over and over.
     const double charged = t_.counted() ? 1.0 : step.sliced() ? std::max(took, length) : took;
-    sched_.record(k, charged, std::max(gain(before, t_.best_cost), t_.progress), clock());
+    sched_.record(k, charged, gain(before, t_.best_cost), clock());
     return ok;
   }
 
