@@ -49,13 +49,13 @@ ProofSearch::~ProofSearch() {
 bool ProofSearch::init(const SearchModel& m, const Contraction* contraction, std::shared_ptr<Tree> tree) {
   m_ = &m;
   c_ = contraction;
-  pm_ = contraction ? &contraction->model() : &m;
+  pm_ = &proof_model(m, contraction);
   current_ = {};
   stats_ = {};
   tree_.reset();
   has_upper_ = false;
   upper_d_ = std::numeric_limits<double>::infinity();
-  active_ = double(pm_->dom.size()) <= m.params.proof_max_strategies;
+  active_ = within_size(m, contraction);
   if (!active_) return false;
   const SearchModel& pm = *pm_;
   const Problem& pp = *pm.p;

@@ -64,6 +64,14 @@ class ProofSearch {
   // joins; every search on it must have the same model); without, it has
   // its own.
   bool init(const SearchModel& m, const Contraction* contraction, std::shared_ptr<Tree> tree = nullptr);
+  // The model the search runs on (the contracted one when there is one), and
+  // whether it is small enough for the search at all (proof_max_strategies).
+  static const SearchModel& proof_model(const SearchModel& m, const Contraction* contraction) {
+    return contraction ? contraction->model() : m;
+  }
+  static bool within_size(const SearchModel& m, const Contraction* contraction) {
+    return double(proof_model(m, contraction).dom.size()) <= m.params.proof_max_strategies;
+  }
   bool active() const { return active_; }
   // Processes tree nodes while `more()` holds (asked before each). `upper`
   // gives the incumbent's exact cost when there is one that fits (false

@@ -42,7 +42,6 @@ int YieldScheduler::pick(const std::vector<char>& available, const std::vector<d
   double used = 0, floors = 0, yields = 0;
   int live = 0;
   for (int k = 0; k < n; ++k) {
-    arms_[k].target = 0;
     if (!available[k]) continue;
     ++live;
     used += arms_[k].used;
@@ -57,9 +56,8 @@ int YieldScheduler::pick(const std::vector<char>& available, const std::vector<d
   double best_deficit = 0;
   for (int k = 0; k < n; ++k) {
     if (!available[k]) continue;
-    Arm& a = arms_[k];
-    a.target = std::max(explore_, floor[k]) * scale + rest * (yields > 0 ? yield(k) / yields : 1.0 / live);
-    const double deficit = a.target * used - a.used;
+    const double target = std::max(explore_, floor[k]) * scale + rest * (yields > 0 ? yield(k) / yields : 1.0 / live);
+    const double deficit = target * used - arms_[k].used;
     if (best < 0 || deficit > best_deficit) {
       best = k;
       best_deficit = deficit;

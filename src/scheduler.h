@@ -25,14 +25,9 @@ class YieldScheduler {
   // A run of step k took `used` on the clock and lowered the thread's best
   // cost by the log ratio `gain` (0 if it did not).
   void record(int k, double used, double gain, double now);
-  // The shares the last pick aimed at, and the yields (gain per clock unit).
-  double target(int k) const { return arms_[k].target; }
-  double yield(int k) const;
-
  private:
   struct Arm {
     double used = 0, gain = 0;  // faded
-    double target = 0;
     bool tried = false;
   };
   std::vector<Arm> arms_;
@@ -40,6 +35,7 @@ class YieldScheduler {
   double faded_at_ = 0;
   int rotate_ = 0;
   void fade(double now);
+  double yield(int k) const;  // gain per clock unit
 };
 
 }  // namespace iopddl

@@ -17,7 +17,6 @@ namespace iopddl {
 class SearchStep {
  public:
   virtual ~SearchStep() = default;
-  virtual const char* name() const = 0;
   // Whether it can run on this thread now (it may set itself up here, once).
   virtual bool available(ThreadState& t) = 0;
   // The least share of this thread's time it gets, whatever it earns: for

@@ -21,8 +21,6 @@ namespace {
 
 class EliminationStep : public SearchStep {
  public:
-  const char* name() const override { return "elimination"; }
-
   bool available(ThreadState&) override { return true; }
 
   double floor(ThreadState& t, double) override { return t.prm.schedule_feeder_floor; }

@@ -11,8 +11,6 @@ namespace {
 
 class NeighbourhoodStep : public SearchStep {
  public:
-  const char* name() const override { return "neighbourhood"; }
-
   bool available(ThreadState& t) override {
     if (!inited_) {
       inited_ = true;

@@ -20,14 +20,12 @@ namespace {
 
 class ProofStep : public SearchStep {
  public:
-  const char* name() const override { return "proof"; }
-
   bool available(ThreadState& t) override {
     if (!tried_) {
       tried_ = true;
-      const SearchModel& pm = t.ctx->contraction ? t.ctx->contraction->model() : t.m;
+      const SearchModel& pm = ProofSearch::proof_model(t.m, t.ctx->contraction);
       in_reach_ = double(pm.dom.size()) <= t.prm.proof_helpers_max_strategies;
-      too_large_ = double(pm.dom.size()) > t.prm.proof_max_strategies;
+      too_large_ = !ProofSearch::within_size(t.m, t.ctx->contraction);
     }
     if (too_large_ || refused_) return false;
     return !joined_ || (proof_.active() && !proof_.exhausted());

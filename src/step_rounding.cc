@@ -11,8 +11,6 @@ namespace {
 
 class RoundingStep : public SearchStep {
  public:
-  const char* name() const override { return "rounding"; }
-
   bool available(ThreadState&) override { return !refused_; }
 
   // Its messages converge over hundreds of passes before its answers pay,
