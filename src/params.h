@@ -15,6 +15,8 @@ namespace iopddl {
 // X(name, C++ type, default, least, greatest, why)
 #define IOPDDL_PARAMS(X)                                                                                        \
   /* restarts (worker.cc) */                                                                                    \
+  X(sweep_order, int, 0, 0, 1,                                                                                  \
+    "message passing's sweep order: 0 by live interval, 1 the file's numbering (for comparison: not invariant to renumbering)") \
   X(restarts, int, 1, 0, 1, "restart the search when the epoch's best stalls (0: never)")                      \
   X(restart_stall_factor, double, 1.0, 0.0, 1e6,                                                                \
     "stalled: no improvement for this many times as long as the epoch took to reach its best")                 \

@@ -31,7 +31,8 @@ double YieldScheduler::yield(int k) const {
   return a.used > 0 ? a.gain / a.used : 0.0;
 }
 
-int YieldScheduler::pick(const std::vector<char>& available, const std::vector<double>& floor, double now) {
+int YieldScheduler::pick(const std::vector<char>& available, const std::vector<double>& floor, double now,
+                        const std::vector<char>& soft) {
   fade(now);
   const int n = int(arms_.size());
   // Every step once first, in an order that differs between threads.
@@ -39,16 +40,24 @@ int YieldScheduler::pick(const std::vector<char>& available, const std::vector<d
     const int k = (rotate_ + j) % n;
     if (available[k] && !arms_[k].tried) return k;
   }
-  double used = 0, floors = 0, yields = 0;
+  const auto is_soft = [&](int k) { return k < int(soft.size()) && soft[k]; };
+  double used = 0, hard = 0, yields = 0;
   int live = 0;
   for (int k = 0; k < n; ++k) {
     if (!available[k]) continue;
     ++live;
     used += arms_[k].used;
-    floors += std::max(explore_, floor[k]);
+    if (!is_soft(k)) hard += std::max(explore_, floor[k]);
     yields += yield(k);
   }
   if (live == 0) return -1;
+  // A soft floor is a share of what the hard ones leave.
+  const auto floor_of = [&](int k) {
+    return is_soft(k) ? std::max(explore_, floor[k] * std::max(0.0, 1.0 - hard)) : std::max(explore_, floor[k]);
+  };
+  double floors = 0;
+  for (int k = 0; k < n; ++k)
+    if (available[k]) floors += floor_of(k);
   // Floors that add up to more than the whole leave a little to the yields.
   const double scale = floors > 0.95 ? 0.95 / floors : 1.0;
   const double rest = 1.0 - floors * scale;
@@ -56,7 +65,7 @@ int YieldScheduler::pick(const std::vector<char>& available, const std::vector<d
   double best_deficit = 0;
   for (int k = 0; k < n; ++k) {
     if (!available[k]) continue;
-    const double target = std::max(explore_, floor[k]) * scale + rest * (yields > 0 ? yield(k) / yields : 1.0 / live);
+    const double target = floor_of(k) * scale + rest * (yields > 0 ? yield(k) / yields : 1.0 / live);
     const double deficit = target * used - arms_[k].used;
     if (best < 0 || deficit > best_deficit) {
       best = k;

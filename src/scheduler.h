@@ -3,7 +3,8 @@
 // produced (as a log ratio, so that early and late falls compare), over the
 // time they took, both fading with a half-life that is a share of the time
 // elapsed (a long run remembers longer). Each step's share is its floor
-// (steps that feed the others; a proof search on a stalled small problem)
+// (steps that feed the others; a proof search on a stalled small problem;
+// soft: a rounding's role, which takes its share of what those leave)
 // plus the exploration floor plus its part of the rest by yield; the step
 // furthest below its share runs next. Every step is tried once first.
 //
@@ -20,8 +21,10 @@ class YieldScheduler {
  public:
   void init(int steps, const Params& prm, int rotate);
   // The step to run next among the available ones, given each one's floor;
-  // -1 when none is available.
-  int pick(const std::vector<char>& available, const std::vector<double>& floor, double now);
+  // -1 when none is available. A soft floor (soft[k], when given) is a share
+  // of what the others' floors leave, not of the whole.
+  int pick(const std::vector<char>& available, const std::vector<double>& floor, double now,
+           const std::vector<char>& soft = {});
   // A run of step k took `used` on the clock and lowered the thread's best
   // cost by the log ratio `gain` (0 if it did not).
   void record(int k, double used, double gain, double now);

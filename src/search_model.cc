@@ -47,21 +47,27 @@ void SearchModel::build(const Problem& problem) {
 
 void SearchModel::build_order() {
   const Problem& P = *p;
+  order.resize(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  if (params.sweep_order == 1) return;
   std::vector<int64_t> lo(n, INT64_MAX), hi(n, INT64_MAX);
   for (int i = 0; i < n; ++i)
     if (has_interval(i)) {
       lo[i] = P.seg_lo[i];
       hi[i] = P.seg_hi[i];
     }
+  // A node without an interval (its value never held in memory) is used
+  // where its earliest neighbour is made: right after it, as its consumer.
+  // (Before it, the sweep met the consumer first: message passing converges
+  // alike, as only each edge's direction counts, but its rounding chose
+  // consumers before producers and ended on forbidden pairs.)
   for (int i = 0; i < n; ++i) {
     if (has_interval(i)) continue;
     for (uint32_t a = adj_off[i]; a < adj_off[i + 1]; ++a) {
       const int o = adj[a].other;
-      if (has_interval(o) && P.seg_lo[o] < lo[i]) lo[i] = hi[i] = P.seg_lo[o];
+      if (has_interval(o) && P.seg_lo[o] < lo[i]) lo[i] = P.seg_lo[o];
     }
   }
-  order.resize(n);
-  for (int i = 0; i < n; ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return lo[a] != lo[b] ? lo[a] < lo[b] : hi[a] < hi[b]; });
 }

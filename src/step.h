@@ -23,6 +23,9 @@ class SearchStep {
   // what feeds the other steps, or what a stalled search still needs. `now`
   // is the scheduler's clock (seconds, or runs under a round budget).
   virtual double floor(ThreadState& t, double now) { return 0.0; }
+  // A soft floor is a share of what the other steps' floors leave: a role
+  // that wants most of the thread, but not before what the others need.
+  virtual bool soft_floor() const { return false; }
   // Sliced steps go on while `more()` says so; atomic ones do one unit of
   // work, and their mean time sets the slices' length.
   virtual bool sliced() const { return false; }

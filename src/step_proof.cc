@@ -54,7 +54,8 @@ class ProofStep : public SearchStep {
     if (!joined_) {
       joined_ = true;
       bool expected = false;
-      owner_ = t.ctx->proof_claimed.compare_exchange_strong(expected, true);
+      owner_ = t.may_take_role() && t.ctx->proof_claimed.compare_exchange_strong(expected, true);
+      t.holds_proof = owner_;
       if (!owner_ && !in_reach_) {
         refused_ = true;
         return true;

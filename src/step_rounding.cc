@@ -16,24 +16,28 @@ class RoundingStep : public SearchStep {
   // Its messages converge over hundreds of passes before its answers pay,
   // so the thread that holds it gives it most of its time (a role), and the
   // scheduler shares out the rest. A lone thread holds every role: half.
+  // Soft: of what the other floors leave, so that on a small problem whose
+  // answer has stalled the proof search gets its time first.
   double floor(ThreadState& t, double) override {
     if (!inited_) return 0.0;
     return t.ctx->threads > 1 ? t.prm.rounding_floor : 0.5 * t.prm.rounding_floor;
   }
+  bool soft_floor() const override { return true; }
 
   bool run(ThreadState& t, const std::function<bool()>&) override {
     if (!inited_) {
       // Half the threads (at least one) hold a rounding, each its own
       // variant: its messages converge over hundreds of passes, which a
       // rounding on every thread would share out too thinly, and two of the
-      // same variant would repeat each other. The first to get here hold it.
-      const int slot = t.ctx->rounding_slots.fetch_add(1);
+      // same variant would repeat each other. The first to get here hold it,
+      // unless they hold the proof search already (thread_state.h).
+      const int slot = t.may_take_role() ? t.ctx->rounding_slots.fetch_add(1) : INT32_MAX;
       if (slot >= std::max(1, t.ctx->threads / 2)) {
         refused_ = true;
         return true;
       }
       pr_.init(t.m, slot, t.ctx->contraction);
-      inited_ = true;
+      inited_ = t.holds_rounding = true;
     }
     MechanismCount& count = at(t.counts, Mechanism::kPenalisedRounding);
     MechanismTimer timer(&count);

@@ -48,6 +48,12 @@ struct ThreadState {
   std::vector<int32_t> best;        // this thread's best within the limit, in this epoch
   double best_cost = kNoCost;
   bool best_moved = false;          // best changed outside the neighbourhood search
+  // The roles this thread took (a rounding, the proof search's tree). With
+  // more than one thread a thread takes at most one: each is given most of
+  // its thread's time by its floor, and two floors on one thread squeeze
+  // each other.
+  bool holds_rounding = false, holds_proof = false;
+  bool may_take_role() const { return ctx->threads == 1 || (!holds_rounding && !holds_proof); }
 
   // Offers an answer to the incumbent, and to this epoch's best when it fits.
   void share(const std::vector<int32_t>& a, double cost, bool fits);

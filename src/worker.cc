@@ -19,6 +19,7 @@ class Worker {
     sched_.init(n, t_.prm, tid);
     available_.assign(n, 0);
     floor_.assign(n, 0.0);
+    for (const auto& step : steps_) soft_.push_back(step->soft_floor());
   }
 
   // Searches until the context says stop; a later call resumes where this one
@@ -48,6 +49,7 @@ class Worker {
   YieldScheduler sched_;
   std::vector<char> available_;
   std::vector<double> floor_;
+  std::vector<char> soft_;
   double slice_ = -1;  // a sliced step's run: the mean time of an atomic step (-1: none yet)
   int64_t rounds_ = 0;
   bool inited_ = false, started_ = false;
@@ -70,7 +72,7 @@ class Worker {
       available_[k] = steps_[k]->available(t_);
       floor_[k] = available_[k] ? steps_[k]->floor(t_, now) : 0.0;
     }
-    const int k = sched_.pick(available_, floor_, now);
+    const int k = sched_.pick(available_, floor_, now, soft_);
     if (k < 0) return false;
     SearchStep& step = *steps_[k];
     const double before = t_.best_cost;

@@ -15,10 +15,10 @@ namespace {
 // Runs `rounds` picks on a counted clock (one unit per run), each run of step
 // k earning gain[k]; returns how often each step ran.
 std::vector<int> simulate(YieldScheduler* s, const std::vector<double>& gain, const std::vector<char>& available,
-                          const std::vector<double>& floor, int rounds) {
+                          const std::vector<double>& floor, int rounds, const std::vector<char>& soft = {}) {
   std::vector<int> runs(gain.size(), 0);
   for (int r = 1; r <= rounds; ++r) {
-    const int k = s->pick(available, floor, r);
+    const int k = s->pick(available, floor, r, soft);
     EXPECT_GE(k, 0);
     if (k < 0) break;
     ++runs[k];
@@ -65,6 +65,24 @@ TEST(YieldScheduler, ExplicitFloorGivesAStepItsShareWhateverItEarns) {
   s.init(2, prm, 0);
   const std::vector<int> runs = simulate(&s, {0.0, 0.01}, {1, 1}, {0.5, 0.0}, 2000);
   EXPECT_NEAR(double(runs[0]) / 2000, 0.5, 0.05);
+}
+
+// A soft floor (a rounding's role) takes its share of what the hard floors
+// leave: beside a stalled proof search's 0.6 a soft 0.9 gets 0.9 * 0.35 (the
+// third step's exploration floor is hard too), not a share scaled down with it.
+TEST(YieldScheduler, SoftFloorTakesItsShareOfWhatHardFloorsLeave) {
+  Params prm;
+  prm.schedule_floor = 0.05;
+  YieldScheduler s;
+  s.init(3, prm, 0);
+  const std::vector<int> runs = simulate(&s, {0.0, 0.0, 0.0}, {1, 1, 1}, {0.9, 0.6, 0.0}, 4000, {1, 0, 0});
+  EXPECT_NEAR(double(runs[1]) / 4000, 0.6, 0.03) << runs[0] << " " << runs[1] << " " << runs[2];
+  EXPECT_NEAR(double(runs[0]) / 4000, 0.9 * 0.35, 0.03) << runs[0] << " " << runs[1] << " " << runs[2];
+  // Without the hard floor the soft one is a share of the whole.
+  YieldScheduler t;
+  t.init(3, prm, 0);
+  const std::vector<int> alone = simulate(&t, {0.0, 0.0, 0.0}, {1, 1, 1}, {0.9, 0.0, 0.0}, 4000, {1, 0, 0});
+  EXPECT_NEAR(double(alone[0]) / 4000, 0.9 * 0.9, 0.03) << alone[0] << " " << alone[1] << " " << alone[2];
 }
 
 TEST(YieldScheduler, NothingAvailableIsMinusOne) {

@@ -63,6 +63,29 @@ TEST(UsageTree, MatchesBruteForce) {
   }
 }
 
+// The sweep order: by live interval, a node without one right after the
+// neighbour it takes its start from (its producer), whatever the numbering.
+// Before, it went first among the nodes starting there, so the rounding's
+// forward pass chose consumers before producers (forbidden pairs on K).
+TEST(SearchModel, SweepOrderPutsANodeWithoutIntervalAfterItsProducer) {
+  const auto order_of = [](const std::string& intervals, const std::string& edges) {
+    const std::string json = R"({"problem": {"name": "order", "nodes": {"intervals": )" + intervals +
+                             R"(, "costs": [[1],[1],[1],[1]], "usages": [[1],[1],[1],[1]]}, "edges": {"nodes": )" +
+                             edges + R"(, "costs": [[0],[0]]}, "usage_limit": 100}})";
+    Problem p;
+    const Status st = load_problem_from_buffer(json, "order", &p);
+    EXPECT_TRUE(st.ok) << st.message;
+    SearchModel m;
+    m.build(p);
+    return m.order;
+  };
+  // Node 0 lives [0,10), node 3 [0,3), node 2 [5,8); node 1 has no interval
+  // and neighbours 0 and 2: it follows both nodes that start at 0.
+  EXPECT_EQ(order_of("[[0,10],[0,0],[5,8],[0,3]]", "[[0,1],[1,2]]"), (std::vector<int32_t>{3, 0, 1, 2}));
+  // Renumbered (i -> 3 - i), edge ends swapped: the same nodes in the same order.
+  EXPECT_EQ(order_of("[[0,3],[5,8],[0,0],[0,10]]", "[[2,3],[1,2]]"), (std::vector<int32_t>{0, 3, 2, 1}));
+}
+
 // TRW-S: its bound never exceeds the unconstrained optimum, and on a tree
 // (here: instances whose edges form a forest) it converges to that optimum
 // and its rounding reaches it.
