@@ -43,6 +43,9 @@ const char* kUsage =
     "                its share of the search's time and its fall in cost per second\n"
     "  --start FILE  start from the solution in FILE (its last line [s0, s1, ...], such\n"
     "                as a previous run's output)\n"
+    "  --limit N     solve at usage limit N instead of the file's (a non-negative integer)\n"
+    "  --limit-scale X\n"
+    "                solve at the file's usage limit times X (X > 0, rounded down)\n"
     "  --set NAME=VALUE\n"
     "                set a search parameter (repeatable; --list-params lists them)\n"
     "  --list-params the search parameters: name, default, range and what each does\n"
@@ -216,6 +219,8 @@ int main(int argc, char** argv) {
   bool quiet = false;
   bool print_stats = false;
   const char* start_file = nullptr;
+  const char* limit_arg = nullptr;  // --limit N
+  double limit_scale = 0;           // --limit-scale X (0: not given)
   Params params;
   std::vector<const char*> pos;
   for (int k = 1; k < argc; ++k) {
@@ -233,6 +238,20 @@ int main(int argc, char** argv) {
       }
       Status ps = set_param(&params, argv[++k]);
       if (!ps) return usage_error("--set: " + ps.message);
+      continue;
+    }
+    if (!std::strcmp(a, "--limit") || !std::strcmp(a, "--limit-scale")) {
+      if (k + 1 >= argc) return usage_error(std::string(a) + " needs a value");
+      const char* v = argv[++k];
+      if (!std::strcmp(a, "--limit")) {
+        uint64_t n;
+        if (!parse_uint(v, &n) || n > uint64_t(INT64_MAX))
+          return usage_error(std::string("--limit needs a non-negative integer within int64, got '") + v + "'");
+        limit_arg = v;
+      } else if (!parse_number(v, &limit_scale) || !(limit_scale > 0)) {
+        return usage_error(std::string("--limit-scale needs a number above 0, got '") + v + "'");
+      }
+      if (limit_arg && limit_scale > 0) return usage_error("--limit and --limit-scale exclude each other");
       continue;
     }
     if (!std::strcmp(a, "--threads") || !std::strcmp(a, "--seed") || !std::strcmp(a, "--rounds")) {
@@ -269,6 +288,20 @@ int main(int argc, char** argv) {
   Problem p;
   Status st = load_problem_file(pos[0], &p);
   if (!st) return fail(st);
+  if (limit_arg || limit_scale > 0) {
+    int64_t limit = 0;
+    if (limit_arg) {
+      limit = int64_t(std::strtoull(limit_arg, nullptr, 10));
+    } else {
+      if (!p.has_usage_limit)
+        return usage_error(std::string("--limit-scale needs a usage_limit in ") + pos[0] + ", which has none");
+      const long double scaled = (long double)p.usage_limit * limit_scale;
+      if (scaled >= 9.2e18L) return usage_error("--limit-scale: the scaled limit is beyond int64");
+      limit = int64_t(scaled);
+    }
+    st = set_usage_limit(&p, limit);
+    if (!st) return usage_error("--limit: " + st.message);
+  }
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Keep a margin for stopping threads and printing: the contest counts it all.
   const double margin = std::min(params.stop_margin_share * timeout,
@@ -350,6 +383,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "iopddl: no feasible assignment exists (the reductions emptied a domain); printing the least-violating one found\n");
     else
       std::fprintf(stderr, "iopddl: no feasible assignment found within the time limit; printing the least-violating one found\n");
+    const Int128 least = least_peak_usage(p);
+    if (p.has_usage_limit && least > p.usage_limit)
+      std::fprintf(stderr, "iopddl: the usage limit %lld is below the least peak usage any assignment has, %s\n",
+                   (long long)p.usage_limit, to_string(least).c_str());
   }
   std::string line = format_solution(r.assignment);
   std::fwrite(line.data(), 1, line.size(), stdout);

@@ -55,4 +55,12 @@ Evaluation evaluate(const Problem& p, const std::vector<int32_t>& a) {
   return ev;
 }
 
+Int128 least_peak_usage(const Problem& p) {
+  std::vector<int32_t> least(p.num_nodes(), 0);
+  for (int i = 0; i < p.num_nodes(); ++i)
+    for (int s = 1; s < p.num_strategies(i); ++s)
+      if (p.usage(i, s) < p.usage(i, least[i])) least[i] = s;
+  return evaluate(p, least).peak_usage;
+}
+
 }  // namespace iopddl

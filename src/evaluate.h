@@ -25,4 +25,9 @@ struct Evaluation {
 
 Evaluation evaluate(const Problem& p, const std::vector<int32_t>& assignment);
 
+// The least peak usage any assignment has, forbidden entries aside: every
+// node at its least usage (a node's usage is constant over its interval, so
+// that minimises every moment at once). A limit below it has no answer.
+Int128 least_peak_usage(const Problem& p);
+
 }  // namespace iopddl

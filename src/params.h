@@ -2,7 +2,7 @@
 // list drives the `Params` struct the stages read (through SearchModel), the
 // CLI's --list-params and --set, the package's `params` object and the
 // range checks, so a value is changed, listed and swept in one place.
-// Measurements behind the defaults are in the commit messages and README.
+// Measurements behind the defaults are in the commit messages and docs/.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -15,8 +15,8 @@ namespace iopddl {
 // X(name, C++ type, default, least, greatest, why)
 #define IOPDDL_PARAMS(X)                                                                                        \
   /* restarts (worker.cc) */                                                                                    \
-  X(sweep_order, int, 0, 0, 1,                                                                                  \
-    "message passing's sweep order: 0 by live interval, 1 the file's numbering (for comparison: not invariant to renumbering)") \
+  X(sweep_order, int, 0, 0, 2,                                                                                  \
+    "message passing's sweep order: 0 by live interval, a node without one right after its producer; 1 the file's numbering; 2 by live interval with such nodes before their producer (1 and 2 to compare only: 1 is not invariant to renumbering)") \
   X(restarts, int, 1, 0, 1, "restart the search when the epoch's best stalls (0: never)")                      \
   X(restart_stall_factor, double, 1.0, 0.0, 1e6,                                                                \
     "stalled: no improvement for this many times as long as the epoch took to reach its best")                 \

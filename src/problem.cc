@@ -135,6 +135,13 @@ std::vector<int64_t> edge_cost_array(const Problem& p) {
   return all;
 }
 
+Status set_usage_limit(Problem* p, int64_t limit) {
+  if (limit < 0) return Status::Error("the usage limit must not be negative, got " + std::to_string(limit));
+  p->usage_limit = limit;
+  p->has_usage_limit = true;
+  return Status();
+}
+
 std::string problem_digest(const Problem& p) {
   Digest d;
   d.word(p.name.size());

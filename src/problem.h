@@ -106,6 +106,12 @@ std::vector<int64_t> edge_cost_array(const Problem& p);
 // hex digits: two loads of the same instance, by any route, give the same one.
 std::string problem_digest(const Problem& p);
 
+// The same problem at another usage limit (a device with more or less
+// memory): what a client's --limit or usageLimit sets after loading. Nothing
+// is derived from the limit at load, so the search sees it as if the file
+// said it. A negative limit is refused.
+Status set_usage_limit(Problem* p, int64_t limit);
+
 // Checks shapes and ranges (counts, lengths, endpoints) and builds the
 // compressed time axis. Messages name the field and index. Called by the loader.
 Status finalize_problem(Problem* p);

@@ -67,6 +67,7 @@ void SearchModel::build_order() {
       const int o = adj[a].other;
       if (has_interval(o) && P.seg_lo[o] < lo[i]) lo[i] = P.seg_lo[o];
     }
+    if (params.sweep_order == 2) hi[i] = lo[i];  // before its producer: the earlier rule, to compare
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return lo[a] != lo[b] ? lo[a] < lo[b] : hi[a] < hi[b]; });

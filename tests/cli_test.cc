@@ -360,6 +360,9 @@ TEST_F(Cli, Version) {
 
 TEST_F(Cli, BadArgumentsGiveUsageAndExit2) {
   write_file(path("sol.txt"), "[0, 0, 2, 1, 0]\n");
+  write_file(path("nolimit.json"),
+             R"({"problem":{"name":"nolimit","nodes":{"intervals":[[0,1]],"costs":[[1]],"usages":[[1]]},)"
+             R"("edges":{"nodes":[],"costs":[]}}})");
   const std::string missing = path("missing.json");
   const struct {
     std::vector<std::string> args;
@@ -400,6 +403,16 @@ TEST_F(Cli, BadArgumentsGiveUsageAndExit2) {
       {{kExample, "2", "--set"}, "--set needs a value"},
       {{"--start", missing, kExample, "2"}, "cannot read --start " + missing + ": No such file or directory"},
       {{kExample, "2", "--start"}, "--start needs a value"},
+      {{"--limit", "-1", kExample, "2"}, "--limit needs a non-negative integer within int64, got '-1'"},
+      {{"--limit", "1.5", kExample, "2"}, "--limit needs a non-negative integer within int64, got '1.5'"},
+      {{"--limit", "9223372036854775808", kExample, "2"}, "--limit needs a non-negative integer within int64"},
+      {{kExample, "2", "--limit"}, "--limit needs a value"},
+      {{"--limit-scale", "0", kExample, "2"}, "--limit-scale needs a number above 0, got '0'"},
+      {{"--limit-scale", "-2", kExample, "2"}, "--limit-scale needs a number above 0, got '-2'"},
+      {{"--limit-scale", "x", kExample, "2"}, "--limit-scale needs a number above 0, got 'x'"},
+      {{"--limit", "60", "--limit-scale", "2", kExample, "2"}, "--limit and --limit-scale exclude each other"},
+      {{"--limit-scale", "1e300", kExample, "2"}, "--limit-scale: the scaled limit is beyond int64"},
+      {{"--limit-scale", "2", path("nolimit.json"), "2"}, "--limit-scale needs a usage_limit in " + path("nolimit.json") + ", which has none"},
   };
   for (const auto& c : cases) {
     std::string shown;
@@ -413,6 +426,33 @@ TEST_F(Cli, BadArgumentsGiveUsageAndExit2) {
     EXPECT_NE(r.err.find("\nusage: iopddl"), std::string::npos) << shown << "\n" << r.err;
     EXPECT_LT(r.seconds, 1.0) << shown;
   }
+}
+
+// --limit and --limit-scale solve the same problem at another usage limit.
+// The example's limit is 50, which is also its least peak usage (nodes 0-2
+// at their least usages, 10 + 25 + 15, alive together on [50, 70)).
+TEST_F(Cli, LimitSolvesAtAnotherUsageLimit) {
+  Outcome loose = run({"--limit", "1000", kExample, "2"});
+  ASSERT_EQ(loose.exit_code, 0) << describe(loose);
+  EXPECT_NE(loose.out_lines().front().find(", limit 1000,"), std::string::npos) << loose.out;
+  write_file(path("loose.txt"), loose.out);
+  // Its answer is at most the file's optimum (445), and its peak fits 1000.
+  Outcome ev = run({"evaluate", kExample, path("loose.txt")});
+  EXPECT_LE(std::stoll(report(ev.out)["total cost"]), 445) << ev.out;
+  Outcome scaled = run({"--limit-scale", "1.5", kExample, "2"});
+  ASSERT_EQ(scaled.exit_code, 0) << describe(scaled);
+  EXPECT_NE(scaled.out_lines().front().find(", limit 75,"), std::string::npos) << scaled.out;
+  // Below the least peak usage: the least-violating answer, exit 1, and the
+  // least limit that any answer needs.
+  Outcome tight = run({"--limit", "49", kExample, "2"});
+  EXPECT_EQ(tight.exit_code, 1) << describe(tight);
+  EXPECT_NE(tight.err.find("the usage limit 49 is below the least peak usage any assignment has, 50"),
+            std::string::npos)
+      << tight.err;
+  EXPECT_EQ(tight.out_lines().back().front(), '[') << tight.out;
+  Outcome exact = run({"--limit", "50", kExample, "2"});
+  EXPECT_EQ(exact.exit_code, 0) << describe(exact);
+  EXPECT_EQ(exact.out_lines().back(), "[0, 0, 2, 1, 0]");
 }
 
 TEST_F(Cli, UnreadableFileIsABadArgument) {

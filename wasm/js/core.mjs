@@ -244,9 +244,21 @@ function paramsText(params) {
 // A warm start: one strategy index per node (the core checks length and range).
 const startArray = (start) => (start === undefined || start === null ? null : assignmentArray(start, 'start'));
 
+// solve()'s options (index.d.ts: SolveOptions). A name outside them is an
+// error, not ignored: `{ rounds: 20 }` for `maxRounds` silently ran on the
+// clock and gave a different answer each call.
+const SOLVE_OPTIONS = ['timeLimitMs', 'threads', 'seed', 'maxRounds', 'start', 'params', 'signal', 'onProgress',
+  'progressIntervalMs', 'sliceMs'];
+
 function solveOptions(o, solver) {
   o = o || {};
   if (typeof o !== 'object') throw new TypeError('solve() options must be an object');
+  for (const name of Object.keys(o)) {
+    if (!SOLVE_OPTIONS.includes(name)) {
+      const near = name === 'rounds' ? " (did you mean 'maxRounds'?)" : '';
+      throw new TypeError(`unknown solve() option '${name}'${near}; the options are ${SOLVE_OPTIONS.join(', ')}`);
+    }
+  }
   const timeLimitMs = o.timeLimitMs === undefined ? 10_000 : o.timeLimitMs;
   if (typeof timeLimitMs !== 'number' || !(timeLimitMs >= 0) || !Number.isFinite(timeLimitMs)) {
     throw new RangeError(`timeLimitMs must be a finite number >= 0, got ${String(timeLimitMs)}`);

@@ -131,6 +131,7 @@ export interface Progress {
   iterations: number;
 }
 
+/** A name not listed here rejects with a TypeError that names it. */
 export interface SolveOptions {
   /** Wall-time budget of the search, in milliseconds. Default 10000. */
   timeLimitMs?: number;

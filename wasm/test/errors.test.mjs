@@ -154,6 +154,9 @@ describe('errors', () => {
     await assert.rejects(p.solve({ threads: 1.5 }), TypeError);
     await assert.rejects(p.solve({ seed: -1 }), RangeError);
     await assert.rejects(p.solve({ seed: 'x' }), TypeError);
+    // An unknown option is named, not ignored (`rounds` ran on the clock).
+    await assert.rejects(p.solve({ rounds: 20 }), /unknown solve\(\) option 'rounds' \(did you mean 'maxRounds'\?\)/);
+    await assert.rejects(p.solve({ timelimitMs: 5 }), /unknown solve\(\) option 'timelimitMs'/);
     await assert.rejects(p.solve({ seed: 2n ** 64n }), RangeError);
     await assert.rejects(p.solve({ onProgress: 1 }), TypeError);
     await assert.rejects(p.solve({ signal: {} }), TypeError);
