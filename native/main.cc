@@ -219,8 +219,8 @@ int main(int argc, char** argv) {
   bool quiet = false;
   bool print_stats = false;
   const char* start_file = nullptr;
-  const char* limit_arg = nullptr;  // --limit N
-  double limit_scale = 0;           // --limit-scale X (0: not given)
+  int64_t limit = -1;       // --limit N (-1: not given)
+  double limit_scale = 0;  // --limit-scale X (0: not given)
   Params params;
   std::vector<const char*> pos;
   for (int k = 1; k < argc; ++k) {
@@ -247,11 +247,11 @@ int main(int argc, char** argv) {
         uint64_t n;
         if (!parse_uint(v, &n) || n > uint64_t(INT64_MAX))
           return usage_error(std::string("--limit needs a non-negative integer within int64, got '") + v + "'");
-        limit_arg = v;
+        limit = int64_t(n);
       } else if (!parse_number(v, &limit_scale) || !(limit_scale > 0)) {
         return usage_error(std::string("--limit-scale needs a number above 0, got '") + v + "'");
       }
-      if (limit_arg && limit_scale > 0) return usage_error("--limit and --limit-scale exclude each other");
+      if (limit >= 0 && limit_scale > 0) return usage_error("--limit and --limit-scale exclude each other");
       continue;
     }
     if (!std::strcmp(a, "--threads") || !std::strcmp(a, "--seed") || !std::strcmp(a, "--rounds")) {
@@ -288,11 +288,8 @@ int main(int argc, char** argv) {
   Problem p;
   Status st = load_problem_file(pos[0], &p);
   if (!st) return fail(st);
-  if (limit_arg || limit_scale > 0) {
-    int64_t limit = 0;
-    if (limit_arg) {
-      limit = int64_t(std::strtoull(limit_arg, nullptr, 10));
-    } else {
+  if (limit >= 0 || limit_scale > 0) {
+    if (limit_scale > 0) {
       if (!p.has_usage_limit)
         return usage_error(std::string("--limit-scale needs a usage_limit in ") + pos[0] + ", which has none");
       const long double scaled = (long double)p.usage_limit * limit_scale;

@@ -128,8 +128,8 @@ void Contraction::build(const SearchModel& m, const TiedGroups& groups) {
     }
   }
   finalize_problem(&c);
+  cmodel_.params = m.params;  // first: build() reads sweep_order
   cmodel_.build(c);
-  cmodel_.params = m.params;
   cmodel_.build_matrices();
 }
 

@@ -15,8 +15,6 @@ namespace iopddl {
 // X(name, C++ type, default, least, greatest, why)
 #define IOPDDL_PARAMS(X)                                                                                        \
   /* restarts (worker.cc) */                                                                                    \
-  X(sweep_order, int, 0, 0, 2,                                                                                  \
-    "message passing's sweep order: 0 by live interval, a node without one right after its producer; 1 the file's numbering; 2 by live interval with such nodes before their producer (1 and 2 to compare only: 1 is not invariant to renumbering)") \
   X(restarts, int, 1, 0, 1, "restart the search when the epoch's best stalls (0: never)")                      \
   X(restart_stall_factor, double, 1.0, 0.0, 1e6,                                                                \
     "stalled: no improvement for this many times as long as the epoch took to reach its best")                 \
@@ -61,6 +59,9 @@ namespace iopddl {
   X(proof_trend_window, int, 20, 1, 1000000, "the pace of a tree node's bound is its gain over this many steps")   \
   X(proof_trend_horizon, double, 100.0, 0.0, 1e9,                                                                 \
     "a tree node branches once its bound, climbing at its pace for this many more steps, would still not prune it (0: never)") \
+  /* message passing's sweep order (search_model.cc) */                                                        \
+  X(sweep_order, int, 0, 0, 2,                                                                                  \
+    "message passing's sweep order: 0 by live interval, a node without one right after its producer; 1 the file's numbering; 2 by live interval with such nodes before their producer (1 and 2 to compare only: 1 is not invariant to renumbering)") \
   /* the rounding role (penalised_rounding.cc) */                                                               \
   X(rounding_floor, double, 0.9, 0.0, 0.95,                                                                       \
     "a rounding's least share of the thread that holds it (half that with one thread): it pays only once its messages settle, after hundreds of passes, so its yield would starve it first") \

@@ -74,9 +74,8 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   }
 
   SearchModel& model = s.model;
+  model.params = options.params;  // first: build() reads sweep_order
   model.build(problem);
-  model.params = options.params;
-  model.build_order();  // by the options' sweep_order
   result.stats.strategies_total = int64_t(model.dom.size());
   const std::function<bool()> should_stop = [&ctx] { return ctx.should_stop(); };
   s.rs = reduce_domains(&model, &should_stop);
