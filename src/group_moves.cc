@@ -85,7 +85,10 @@ int64_t GroupMoves::descend(SearchState* st, Rng* rng, const std::function<bool(
       const double eps = 1e-9 * std::max(1.0, std::abs(st->cost));
       for (int c = 0; c < int(delta_.size()); ++c)
         if (delta_[c] < -eps && (fits || !raises_[c])) rank_.push_back(c);
-      std::sort(rank_.begin(), rank_.end(), [&](int a, int b) { return delta_[a] < delta_[b]; });
+      // Ties by index: std::sort's order among equals differs between standard
+      // libraries, and the package (libc++) must take the CLI's (libstdc++) path.
+      std::sort(rank_.begin(), rank_.end(),
+                [&](int a, int b) { return delta_[a] != delta_[b] ? delta_[a] < delta_[b] : a < b; });
       for (int c : rank_) {
         undo.clear();
         apply(st, g, c, delta_[c], &undo);

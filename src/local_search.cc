@@ -11,8 +11,10 @@ void LocalSearch::init(const SearchModel& m, const TiedGroups* groups) {
   by_start_.clear();
   for (int i = 0; i < m.n; ++i)
     if (m.has_interval(i) && m.dom_size(i) > 1) by_start_.push_back(i);
-  std::sort(by_start_.begin(), by_start_.end(),
-            [&](int a, int b) { return m.p->seg_lo[a] < m.p->seg_lo[b]; });
+  // Ties by index (std::sort's order among equals is the library's own).
+  std::sort(by_start_.begin(), by_start_.end(), [&](int a, int b) {
+    return m.p->seg_lo[a] != m.p->seg_lo[b] ? m.p->seg_lo[a] < m.p->seg_lo[b] : a < b;
+  });
   queued_.assign(m.n, 0);
   alive_at_ = -1;
   alive_.clear();
