@@ -4,7 +4,7 @@
 
 namespace iopddl {
 
-Evaluation evaluate(const Problem& p, const std::vector<int32_t>& a) {
+Evaluation evaluate(const Problem& p, const std::vector<int32_t>& a, const UsageLimit& limit) {
   Evaluation ev;
   const int n = p.num_nodes();
   if (int64_t(a.size()) != n) {
@@ -51,8 +51,12 @@ Evaluation evaluate(const Problem& p, const std::vector<int32_t>& a) {
       ev.peak_time = p.time_point[k];
     }
   }
-  ev.within_limit = !p.has_usage_limit || ev.peak_usage <= p.usage_limit;
+  ev.within_limit = !limit.has || ev.peak_usage <= limit.value;
   return ev;
+}
+
+Evaluation evaluate(const Problem& p, const std::vector<int32_t>& assignment) {
+  return evaluate(p, assignment, p.limit());
 }
 
 Int128 least_peak_usage(const Problem& p) {

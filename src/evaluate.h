@@ -24,6 +24,8 @@ struct Evaluation {
 };
 
 Evaluation evaluate(const Problem& p, const std::vector<int32_t>& assignment);
+// The same against another limit than the file's (within_limit is judged by it).
+Evaluation evaluate(const Problem& p, const std::vector<int32_t>& assignment, const UsageLimit& limit);
 
 // The least peak usage any assignment has, forbidden entries aside: every
 // node at its least usage (a node's usage is constant over its interval, so

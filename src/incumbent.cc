@@ -3,15 +3,15 @@
 namespace iopddl {
 namespace {
 
-Int128 excess(const Problem& p, const Evaluation& ev) {
-  return p.has_usage_limit && ev.peak_usage > p.usage_limit ? ev.peak_usage - p.usage_limit : 0;
+Int128 excess(const UsageLimit& limit, const Evaluation& ev) {
+  return limit.has && ev.peak_usage > limit.value ? ev.peak_usage - limit.value : 0;
 }
 
-bool better(const Problem& p, const Evaluation& a, const Evaluation& b) {
+bool better(const UsageLimit& limit, const Evaluation& a, const Evaluation& b) {
   if (a.feasible() != b.feasible()) return a.feasible();
   if (!a.feasible()) {
     if (a.forbidden_entries != b.forbidden_entries) return a.forbidden_entries < b.forbidden_entries;
-    Int128 ea = excess(p, a), eb = excess(p, b);
+    Int128 ea = excess(limit, a), eb = excess(limit, b);
     if (ea != eb) return ea < eb;
   }
   return a.total_cost < b.total_cost;
@@ -23,10 +23,10 @@ bool Incumbent::offer(const std::vector<int32_t>& a, double approx_cost, bool wi
   // Cheap filter before the exact evaluation: a feasible incumbent is only
   // beaten by a cheaper candidate within the limit.
   if (has_.load() && feasible_.load() && (!within_limit || approx_cost >= approx_.load())) return false;
-  Evaluation ev = evaluate(p_, a);
+  Evaluation ev = evaluate(p_, a, limit_);
   if (!ev.status.ok) return false;
   std::lock_guard<std::mutex> lock(mu_);
-  if (has_.load() && !better(p_, ev, eval_)) return false;
+  if (has_.load() && !better(limit_, ev, eval_)) return false;
   best_ = a;
   eval_ = std::move(ev);
   approx_.store(double(eval_.total_cost));

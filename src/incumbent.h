@@ -12,7 +12,7 @@ namespace iopddl {
 
 class Incumbent {
  public:
-  explicit Incumbent(const Problem& p) : p_(p) {}
+  Incumbent(const Problem& p, const UsageLimit& limit) : p_(p), limit_(limit) {}
   // Evaluates `a` exactly (after a cheap filter on `approx_cost`); true if it
   // became the new best.
   bool offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit);
@@ -26,6 +26,7 @@ class Incumbent {
 
  private:
   const Problem& p_;
+  const UsageLimit limit_;  // the solve's (answers are judged against it)
   mutable std::mutex mu_;
   std::vector<int32_t> best_;
   Evaluation eval_;

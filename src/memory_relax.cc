@@ -15,7 +15,7 @@ void MemoryRelax::init(const SearchModel& m, Schedule schedule) {
   lambda_.assign(p.num_segments(), 0.0);
   profile_.assign(p.num_segments() + 1, 0.0);
   needed_ = false;
-  if (!p.has_usage_limit || p.num_segments() == 0) return;
+  if (!m.has_limit || p.num_segments() == 0) return;
   // Does the limit bind at all? Check the profile of the cheapest strategies.
   std::vector<double> ratios;
   double max_use = 0;
@@ -73,7 +73,7 @@ void MemoryRelax::update(const std::vector<int32_t>& a, double cost, double uppe
     profile_[p.seg_lo[i]] += u;
     profile_[p.seg_hi[i]] -= u;
   }
-  const double limit = double(p.usage_limit);
+  const double limit = double(m_->limit);
   if (schedule_ == Schedule::kNodes) {
     update_nodes();
     return;
@@ -119,7 +119,7 @@ void MemoryRelax::update_nodes() {
     const int half = 1 << (l - 1);
     for (int k = 0; k + (1 << l) <= S; ++k) cur[k] = std::max(prev[k], prev[k + half]);
   }
-  const double limit = double(p.usage_limit);
+  const double limit = double(m_->limit);
   // A first price for a node over the limit: a small fraction of the typical
   // cost per unit of memory, doubled from there until the node fits. (Starting
   // at the typical price and quadrupling reached the prices sooner but did
@@ -164,7 +164,7 @@ double MemoryRelax::penalty_offset() const {
   if (!needed_ || schedule_ == Schedule::kNodes) return 0;
   double s = 0;
   for (double l : lambda_) s += l;
-  return s * double(m_->p->usage_limit);
+  return s * double(m_->limit);
 }
 
 }  // namespace iopddl

@@ -112,7 +112,7 @@ void NeighbourhoodSearch::time_window(Rng* rng, int size) {
 // of it is possible, but the answer may not fit.
 void NeighbourhoodSearch::slack_caps(bool shared) {
   const SearchModel& m = *m_;
-  if (!m.p->has_usage_limit || m.p->num_segments() == 0) {
+  if (!m.has_limit || m.p->num_segments() == 0) {
     for (int w : window_) cap_[w] = INT64_MAX;
     return;
   }

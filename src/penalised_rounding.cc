@@ -67,7 +67,7 @@ double PenalisedRounding::lower_bound(double* abs_sum) const {
   if (!usage_nonnegative_) return minus_inf;
   double mag = 0;
   const double lb = mp_.lower_bound(&mag);
-  const double offset = relax_.needed() ? cover_total() * double(m_->p->usage_limit) : 0.0;
+  const double offset = relax_.needed() ? cover_total() * double(m_->limit) : 0.0;
   *abs_sum = mag + offset;
   return lb - offset;
 }

@@ -28,6 +28,14 @@ struct EdgeCostBlocks {
 // `forbidden_as`), which lets the search read them in place.
 enum class EdgeForm : uint8_t { kIntegers, kSearchDoubles };
 
+// A memory limit: the file's, or another one a solve works to (a device with
+// more or less memory). `has` false: no limit.
+struct UsageLimit {
+  bool has = false;
+  int64_t value = 0;
+  int64_t or_max() const { return has ? value : INT64_MAX; }
+};
+
 struct Problem {
   std::string name;
   bool has_usage_limit = false;
@@ -96,6 +104,7 @@ struct Problem {
     }
   }
   int64_t limit_or_max() const { return has_usage_limit ? usage_limit : INT64_MAX; }
+  UsageLimit limit() const { return {has_usage_limit, has_usage_limit ? usage_limit : 0}; }
   uint64_t total_strategies() const { return node_cost.size(); }
 };
 

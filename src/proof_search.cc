@@ -69,7 +69,7 @@ bool ProofSearch::init(const SearchModel& m, const Contraction* contraction, std
   // exceeds it. Pieces number at most twice the members, so the table stays
   // within the problem's size however long the tied groups live.
   const Problem& p = *m.p;
-  segments_ = p.has_usage_limit ? p.num_segments() : 0;
+  segments_ = m.has_limit ? p.num_segments() : 0;
   const int S = segments_;
   std::vector<int64_t> most(S + 1, 0);
   for (int x = 0; x < m.n && S > 0; ++x) {

@@ -89,7 +89,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
     }
     queue.clear();
     if (st.wiped_out) break;
-    if (!p.has_usage_limit || p.num_segments() == 0) break;
+    if (!m->has_limit || p.num_segments() == 0) break;
     // Memory: with every other node at its least usage, strategy s of node i
     // must still fit somewhere in i's interval.
     UsageTree base;
@@ -103,10 +103,10 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
       umin[i] = best;
       base.add(p.seg_lo[i], p.seg_hi[i], best);
     }
-    if (base.global_max() > p.usage_limit) { st.wiped_out = true; break; }
+    if (base.global_max() > m->limit) { st.wiped_out = true; break; }
     for (int i = 0; i < n; ++i) {
       if (!m->has_interval(i)) continue;
-      int64_t room = p.usage_limit - base.max(p.seg_lo[i], p.seg_hi[i]);
+      int64_t room = m->limit - base.max(p.seg_lo[i], p.seg_hi[i]);
       bool changed = false;
       for (int s = 0; s < p.num_strategies(i); ++s) {
         if (keep[p.strategy_offset[i] + s] && p.usage(i, s) - umin[i] > room) {
@@ -126,7 +126,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
   for (int i = 0; i < n && !st.wiped_out; ++i)
     if (live[i] == 0) st.wiped_out = true;
   if (st.wiped_out) {
-    m->build(p);  // back to full domains; the search minimises the violation
+    m->build(p, m->usage_limit());  // back to full domains; the search minimises the violation
     m->build_matrices();
     return st;
   }

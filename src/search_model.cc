@@ -6,11 +6,14 @@
 
 namespace iopddl {
 
-void SearchModel::build(const Problem& problem) {
+void SearchModel::build(const Problem& problem) { build(problem, problem.limit()); }
+
+void SearchModel::build(const Problem& problem, const UsageLimit& usage) {
   p = &problem;
+  has_limit = usage.has;
   big = forbidden_cost_for_search(problem);  // in the search's form: the stored one, so entries read in place
   n = problem.num_nodes();
-  limit = problem.limit_or_max();
+  limit = usage.or_max();
   adj_off.assign(n + 1, 0);
   unary.resize(problem.total_strategies());
   for (size_t k = 0; k < unary.size(); ++k) unary[k] = value(problem.node_cost[k]);

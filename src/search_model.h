@@ -20,7 +20,11 @@ struct Incidence {
 struct SearchModel {
   const Problem* p = nullptr;
   int n = 0;
+  // The limit the search works to (the file's unless the solve says
+  // otherwise); `limit` is INT64_MAX when there is none.
+  bool has_limit = false;
   int64_t limit = INT64_MAX;
+  UsageLimit usage_limit() const { return {has_limit, has_limit ? limit : 0}; }
   std::vector<uint32_t> adj_off;   // n + 1
   std::vector<Incidence> adj;
   // Live strategies (original indices) of node i: dom[dom_off[i] .. dom_off[i+1]).
@@ -55,6 +59,7 @@ struct SearchModel {
   // Full domains and adjacency. The matrices are built separately, once the
   // domains are final (reduce_domains() does it), so start-up fills them once.
   void build(const Problem& problem);
+  void build(const Problem& problem, const UsageLimit& limit);  // at another limit
   void build_matrices();  // over the current domains
   void build_order();     // `order`, from the intervals and the adjacency
   const double* matrix(int e) const { return mat_at[e]; }

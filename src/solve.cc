@@ -25,9 +25,11 @@ const char* event_name(ProgressEvent e) {
 }
 
 struct SolveSession::State {
-  explicit State(const Problem& p, const SolveOptions& o) : problem(p), options(o), incumbent(p) {}
+  explicit State(const Problem& p, const SolveOptions& o)
+      : problem(p), options(o), limit(o.usage_limit.value_or(p.limit())), incumbent(p, limit) {}
   const Problem& problem;
   const SolveOptions options;
+  const UsageLimit limit;  // the file's, or the options'
   SolveResult result;
   SearchContext ctx;
   SearchModel model;
@@ -53,9 +55,13 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   ctx.options = &s.options;
   s.finished = true;  // until the set-up below succeeds
 
+  if (s.limit.has && s.limit.value < 0) {
+    result.status = Status::Error("usage limit: must not be negative, got " + std::to_string(s.limit.value));
+    return;
+  }
   Evaluation start_eval;
   if (!options.start.empty()) {
-    start_eval = evaluate(problem, options.start);
+    start_eval = evaluate(problem, options.start, s.limit);
     if (!start_eval.status.ok) {
       result.status = Status::Error("start: " + start_eval.status.message);
       return;
@@ -64,7 +70,7 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   if (problem.num_nodes() == 0) {
     result.feasible = true;
     result.outcome = Outcome::kOptimal;
-    result.evaluation = evaluate(problem, {});
+    result.evaluation = evaluate(problem, {}, s.limit);
     return;
   }
   if (problem.total_strategies() >= UINT32_MAX) {
@@ -75,7 +81,7 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
 
   SearchModel& model = s.model;
   model.params = options.params;  // first: build() reads sweep_order
-  model.build(problem);
+  model.build(problem, s.limit);
   result.stats.strategies_total = int64_t(model.dom.size());
   const std::function<bool()> should_stop = [&ctx] { return ctx.should_stop(); };
   s.rs = reduce_domains(&model, &should_stop);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,10 @@ struct SolveOptions {
   // A warm start: one strategy per node (checked: length and range). The
   // search starts from it, and the answer is never worse than it.
   std::vector<int32_t> start;
+  // Solve at another usage limit than the file's (a device with more or less
+  // memory; `has` false: none). Feasibility, the bounds and the answer's
+  // evaluation are all judged against it. Unset: the file's.
+  std::optional<UsageLimit> usage_limit;
   // The search's tuned values (params.h); set them through set_param(), which
   // checks names and ranges.
   Params params;

@@ -277,3 +277,51 @@ TEST(Solver, ReportsInfeasibleWhenNothingFits) {
   EXPECT_EQ(r.outcome, Outcome::kProvenInfeasible);
   EXPECT_EQ(r.assignment.size(), 2u);
 }
+
+// A solve at another usage limit (SolveOptions::usage_limit) is the solve of
+// the same problem whose file said that limit: the same answer, bound and
+// verdict under a round budget, at limits from the least peak to none, and
+// the exhaustive optimum's verdict and cost at each.
+TEST(Solver, SolvesAtAnotherUsageLimitAsIfTheFileSaidIt) {
+  int binding = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const Problem p = test_support::random_instance(seed);
+    const int64_t least = int64_t(least_peak_usage(p));
+    const int64_t file = p.limit_or_max() == INT64_MAX ? least * 2 : p.usage_limit;
+    for (const UsageLimit limit : {UsageLimit{true, least - 1}, UsageLimit{true, least}, UsageLimit{true, (least + file) / 2},
+                                   UsageLimit{true, file + 3}, UsageLimit{false, 0}}) {
+      if (limit.has && limit.value < 0) continue;
+      Problem said = p;
+      said.has_usage_limit = limit.has;
+      said.usage_limit = limit.value;
+      SolveOptions o = rounds(10, 1, seed);
+      const SolveResult want = solve(said, o);
+      o.usage_limit = limit;
+      const SolveResult got = solve(p, o);
+      const std::string at = "seed " + std::to_string(seed) + ", limit " + (limit.has ? std::to_string(limit.value) : "none");
+      ASSERT_TRUE(got.status.ok) << at << ": " << got.status.message;
+      EXPECT_EQ(got.assignment, want.assignment) << at;
+      EXPECT_EQ(got.feasible, want.feasible) << at;
+      EXPECT_EQ(got.outcome, want.outcome) << at;
+      EXPECT_EQ(got.has_lower_bound, want.has_lower_bound) << at;
+      if (got.has_lower_bound && want.has_lower_bound) EXPECT_EQ(got.lower_bound, want.lower_bound) << at;
+      EXPECT_EQ(got.evaluation.within_limit, want.evaluation.within_limit) << at;
+      const test_support::Exhaustive ex = test_support::exhaustive(said);
+      EXPECT_EQ(got.feasible, ex.feasible) << at;
+      if (got.feasible && ex.feasible) EXPECT_GE(got.evaluation.total_cost, ex.cost) << at;
+      if (got.has_lower_bound && ex.feasible) EXPECT_LE(got.lower_bound, ex.cost) << at;
+      binding += ex.feasible && ex.cost != test_support::exhaustive([&] { Problem q = p; q.has_usage_limit = false; return q; }()).cost;
+    }
+  }
+  // Enough of the limits bind (the optimum moves) for the test to mean something.
+  EXPECT_GT(binding, 25);
+}
+
+TEST(Solver, RefusesANegativeUsageLimit) {
+  const Problem p = test_support::load("example.json");
+  SolveOptions o = rounds(3);
+  o.usage_limit = UsageLimit{true, -1};
+  const SolveResult r = solve(p, o);
+  EXPECT_FALSE(r.status.ok);
+  EXPECT_NE(r.status.message.find("usage limit"), std::string::npos) << r.status.message;
+}
