@@ -4,7 +4,7 @@
 // require-corp); without it the single-threaded build runs in a Worker.
 import { createSolverOn } from './core.mjs';
 
-export { IopddlError, VERSION } from './core.mjs';
+export { FORBIDDEN_COST, IopddlError, VERSION } from './core.mjs';
 
 const defaultUrls = {
   'iopddl.js': () => new URL('./iopddl.js', import.meta.url).href,
@@ -102,9 +102,10 @@ const platform = {
     return { factory, args };
   },
   createSingleWorker(opts) {
+    // A module Worker: it imports shared.mjs, as the main thread does.
     const w = opts.locateFile || opts.baseUrl
-      ? new Worker(url(opts, 'single-worker.js'))
-      : new Worker(new URL('./single-worker.js', import.meta.url));
+      ? new Worker(url(opts, 'single-worker.mjs'), { type: 'module' })
+      : new Worker(new URL('./single-worker.mjs', import.meta.url), { type: 'module' });
     let errorHandler = () => {};
     w.onerror = (e) => { e.preventDefault && e.preventDefault(); errorHandler(e); };
     return {
