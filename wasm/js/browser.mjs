@@ -3,6 +3,7 @@
 // Threads need a cross-origin isolated page (COOP: same-origin, COEP:
 // require-corp); without it the single-threaded build runs in a Worker.
 import { createSolverOn } from './core.mjs';
+import { loadClassicScript } from './shared.mjs';
 
 export { FORBIDDEN_COST, IopddlError, VERSION } from './core.mjs';
 
@@ -20,40 +21,6 @@ function url(opts, name) {
   // Every file has a literal new URL(...) above, the form bundlers copy; any
   // other name is looked up beside the module's script.
   return defaultUrls[name] ? defaultUrls[name]() : new URL(name, defaultUrls['iopddl.js']()).href;
-}
-
-const scripts = new Map();
-
-// The generated loader is a classic script that defines a global factory.
-function loadClassicScript(src, globalName) {
-  if (globalThis[globalName]) return Promise.resolve(globalThis[globalName]);
-  if (!scripts.has(src)) {
-    scripts.set(src, (async () => {
-      if (typeof document !== 'undefined' && document.createElement) {
-        await new Promise((resolve, reject) => {
-          const s = document.createElement('script');
-          s.src = src;
-          s.async = true;
-          s.onload = resolve;
-          s.onerror = () => reject(new Error(`could not load ${src}`));
-          document.head.appendChild(s);
-        });
-      } else if (typeof importScripts === 'function') {
-        try {
-          importScripts(src);
-        } catch (e) {
-          // A module Worker has no importScripts: fall through to fetch.
-        }
-      }
-      if (!globalThis[globalName]) {
-        const res = await fetch(src);
-        if (!res.ok) throw new Error(`could not load ${src}: HTTP ${res.status}`);
-        (0, eval)(`${await res.text()}\n;globalThis.${globalName} = ${globalName};`);
-      }
-      return globalThis[globalName];
-    })());
-  }
-  return scripts.get(src);
 }
 
 function threadSupport() {

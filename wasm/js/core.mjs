@@ -15,14 +15,12 @@ import {
   solveOptions,
 } from './convert.mjs';
 import { PIECE, inputPieces, peeked } from './input.mjs';
-import { GZIP_MAGIC, IopddlError, MAX_THREADS, VERSION, disposedError } from './shared.mjs';
+import { GZIP_MAGIC, IopddlError, MAX_THREADS, VERSION, disposedError, now, sleep } from './shared.mjs';
 import { ThreadedBackend } from './threaded.mjs';
 import { WorkerBackend } from './worker-backend.mjs';
 
 export { FORBIDDEN_COST, IopddlError, VERSION } from './shared.mjs';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 function abortedError(what, signal) {
   return new IopddlError(`${what}: the load was aborted`, 'ERR_ABORTED', { cause: signal.reason });

@@ -12,6 +12,9 @@ export const DEFAULT_TIME_LIMIT_MS = CONSTANTS.defaultTimeLimitMs;
 export const FORBIDDEN_COST = BigInt(CONSTANTS.forbiddenCost);
 export const GZIP_MAGIC = CONSTANTS.gzipMagic;
 
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
 /** An error from the package; `code` tells the kind. */
 export class IopddlError extends Error {
   constructor(message, code, options) {
@@ -50,6 +53,44 @@ export function moduleAbortError(what) {
 // An error across postMessage (a plain object) and back.
 export const errorMessage = (e) => ({ message: e && e.message ? e.message : String(e), code: (e && e.code) || 'ERR_SOLVER' });
 export const errorFrom = (m) => new IopddlError(m.message, m.code || 'ERR_SOLVER');
+
+// ------------------------------------------------------------------ the module's script
+
+const scripts = new Map();
+
+// The generated loader is a classic script that defines a global factory: a
+// <script> on a page, importScripts in a classic Worker, fetched and run in a
+// module Worker (browser.mjs and single-worker.mjs; Node requires it instead).
+export function loadClassicScript(src, globalName) {
+  if (globalThis[globalName]) return Promise.resolve(globalThis[globalName]);
+  if (!scripts.has(src)) {
+    scripts.set(src, (async () => {
+      if (typeof document !== 'undefined' && document.createElement) {
+        await new Promise((resolve, reject) => {
+          const s = document.createElement('script');
+          s.src = src;
+          s.async = true;
+          s.onload = resolve;
+          s.onerror = () => reject(new Error(`could not load ${src}`));
+          document.head.appendChild(s);
+        });
+      } else if (typeof importScripts === 'function') {
+        try {
+          importScripts(src);
+        } catch (e) {
+          // A module Worker has no importScripts: fall through to fetch.
+        }
+      }
+      if (!globalThis[globalName]) {
+        const res = await fetch(src);
+        if (!res.ok) throw new Error(`could not load ${src}: HTTP ${res.status}`);
+        (0, eval)(`${await res.text()}\n;globalThis.${globalName} = ${globalName};`);
+      }
+      return globalThis[globalName];
+    })());
+  }
+  return scripts.get(src);
+}
 
 // ------------------------------------------------------------------ the module
 

@@ -8,20 +8,14 @@
 // A blocking solve cannot see messages, so when the caller can abort, the
 // solve runs as the core's resumable session in slices, and abort requests
 // are read between slices.
-import { IopddlError, ModuleCore, errorMessage } from './shared.mjs';
+import { IopddlError, ModuleCore, errorMessage, loadClassicScript } from './shared.mjs';
 
 // In Node, single-worker-node.cjs sets the host up (message port, require);
 // in a browser Worker it is the Worker's own globals.
 const host = globalThis.iopddlWorkerHost || {
   post: (m, transfer) => self.postMessage(m, transfer || []),
   listen: (receive) => { self.onmessage = (e) => receive(e.data); },
-  // The generated loader is a classic script that defines a global factory;
-  // a module Worker has no importScripts, so it is fetched and run.
-  loadFactory: async (m) => {
-    const res = await fetch(m.scriptUrl);
-    if (!res.ok) throw new IopddlError(`could not load ${m.scriptUrl}: HTTP ${res.status}`, 'ERR_MODULE_LOAD');
-    return (0, eval)(`${await res.text()}\n;createIopddlSingleModule`);
-  },
+  loadFactory: (m) => loadClassicScript(m.scriptUrl, 'createIopddlSingleModule'),
 };
 
 let core = null;

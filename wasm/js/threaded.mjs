@@ -3,13 +3,11 @@
 // state from timers, so the caller's event loop never blocks. Everything else
 // is ModuleCore's (shared.mjs), called here directly.
 import { checkInteger } from './convert.mjs';
-import { IopddlError, ModuleCore, disposedError } from './shared.mjs';
+import { IopddlError, ModuleCore, disposedError, now, sleep } from './shared.mjs';
 
 const POLL_MS = 20;       // how often a running solve is looked at
 const HEARTBEAT_S = 0.1;  // the solver's own progress pace
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 export class ThreadedBackend {
   constructor(core, threads) {
