@@ -502,9 +502,8 @@ class Handler {
 
 namespace {
 
-// gzip's magic number, the first two bytes of every gzip file.
 bool gzip_magic(const char* d, size_t n) {
-  return n >= 2 && (unsigned char)d[0] == 0x1f && (unsigned char)d[1] == 0x8b;
+  return n >= 2 && (unsigned char)d[0] == kGzipMagic[0] && (unsigned char)d[1] == kGzipMagic[1];
 }
 
 // Reads `f` in blocks of `block` bytes, handing each to `on_block`, until the

@@ -10,6 +10,10 @@
 
 namespace iopddl {
 
+// gzip's magic number: the first two bytes of every gzip file (how a gzip
+// input is told from JSON; the npm package reads it from the module).
+constexpr unsigned char kGzipMagic[2] = {0x1f, 0x8b};
+
 // Loads a problem from bytes given in pieces, in order, as they arrive: a file
 // read in blocks, a stream, chunks handed over from JavaScript. JSON or gzip
 // (told apart by the first two bytes; gzip is inflated as it comes). Neither the

@@ -322,6 +322,19 @@ class ProblemHandle {
     std::vector<int32_t> v(a, a + size_t(n));
     return evaluation_json(*p_, iopddl::evaluate(*p_, v), true);
   }
+  // A solve's result for the `n` strategies at `ptr` as given, not searched
+  // (a solution read from a file): exact evaluation, no bound, zero counts.
+  // The evaluation's {"ok":false,...} when the assignment is wrong.
+  std::string result_of(double ptr, double n) const {
+    if (!p_) return "null";
+    const int32_t* a = reinterpret_cast<const int32_t*>(uintptr_t(ptr));
+    SolveResult r;
+    r.assignment.assign(a, a + size_t(n));
+    r.evaluation = iopddl::evaluate(*p_, r.assignment);
+    if (!r.evaluation.status) return evaluation_json(*p_, r.evaluation, false);
+    r.feasible = r.evaluation.feasible();
+    return result_json(*p_, r, false);
+  }
   // The problem's per-node arrays, read in place by JavaScript (which copies
   // them out): 0 strategy offsets (n + 1, uint64), 1 strategy costs, 2
   // strategy usages (int64, at offset[i] + s), 3 interval starts, 4 interval
@@ -575,6 +588,21 @@ bool threaded() {
 
 std::string version() { return IOPDDL_VERSION; }
 
+// What the package's JavaScript needs from the core, stated here once: the
+// version, the thread cap, the default time limit, the forbidden costs (decimal
+// strings: beyond 2^53) and gzip's magic number. build.mjs writes them into
+// dist/constants.mjs and .cjs; nothing in wasm/js or web restates them.
+std::string constants() {
+  return Json()
+      .str("version", IOPDDL_VERSION)
+      .i64("maxThreads", kMaxThreads)
+      .num("defaultTimeLimitMs", SolveOptions().time_limit_seconds * 1000)
+      .str("forbiddenCost", std::to_string(kForbidden))
+      .str("forbiddenThreshold", std::to_string(kForbiddenThreshold))
+      .raw("gzipMagic", "[" + std::to_string(kGzipMagic[0]) + "," + std::to_string(kGzipMagic[1]) + "]")
+      .done();
+}
+
 // Installed once at start-up: operator new failures become task errors.
 struct InstallHandler {
   InstallHandler() { std::set_new_handler(on_out_of_memory); }
@@ -585,6 +613,7 @@ struct InstallHandler {
 EMSCRIPTEN_BINDINGS(iopddl) {
   using namespace emscripten;
   function("version", &version);
+  function("constants", &constants);
   function("threaded", &threaded);
   class_<LoaderHandle>("Loader")
       .constructor<const std::string&>()
@@ -600,6 +629,7 @@ EMSCRIPTEN_BINDINGS(iopddl) {
       .function("valid", &ProblemHandle::valid)
       .function("summary", &ProblemHandle::summary)
       .function("evaluate", &ProblemHandle::evaluate)
+      .function("resultOf", &ProblemHandle::result_of)
       .function("nodeArray", &ProblemHandle::node_array)
       .function("nodeArrayLength", &ProblemHandle::node_array_length);
   class_<Task>("Task")

@@ -6,7 +6,6 @@ import { StepChart, escapeHtml, tickFormatter } from './chart.mjs';
 const $ = (id) => document.getElementById(id);
 const nf = new Intl.NumberFormat('en-US');
 const PAGE_SIZE = 25;
-const FORBIDDEN = 1e18;
 
 // ------------------------------------------------------------------ formatting
 
@@ -626,7 +625,8 @@ function renderResult() {
 function setupTable(cols, ev) {
   const n = cols.strategy.length;
   let maxCost = 0;
-  if (cols.cost) for (let i = 0; i < n; ++i) if (cols.cost[i] < FORBIDDEN && cols.cost[i] > maxCost) maxCost = cols.cost[i];
+  const forbidden = state.info.forbiddenCost;  // the core's, through the worker's 'ready'
+  if (cols.cost) for (let i = 0; i < n; ++i) if (cols.cost[i] < forbidden && cols.cost[i] > maxCost) maxCost = cols.cost[i];
   state.table = { cols, n, maxCost, order: null, page: 0, peakTime: ev && ev.peakTime !== null ? Number(ev.peakTime) : null };
   const hasDetails = !!cols.cost;
   $('details-note').hidden = hasDetails;
@@ -705,8 +705,9 @@ function renderTable() {
       const c = cols.cost[i];
       const exact = cols.exactCost && cols.exactCost.get(i);
       const text = exact ? fmtInt(exact) : fmtInt(c);
-      costCell = c >= FORBIDDEN ? `<span class="forbidden" title="a forbidden choice">${text}</span>` : text;
-      const w = c >= FORBIDDEN ? 0 : t.maxCost > 0 ? Math.max(c > 0 ? 1 : 0, (c / t.maxCost) * 100) : 0;
+      const forbidden = c >= state.info.forbiddenCost;
+      costCell = forbidden ? `<span class="forbidden" title="a forbidden choice">${text}</span>` : text;
+      const w = forbidden ? 0 : t.maxCost > 0 ? Math.max(c > 0 ? 1 : 0, (c / t.maxCost) * 100) : 0;
       barCell = `<span class="cbar"><span style="width:${w.toFixed(1)}%"></span></span>`;
       usageCell = fmtInt(cols.usage[i]);
     }

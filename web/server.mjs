@@ -37,8 +37,9 @@ const TYPES = {
 };
 
 // Files the page needs from the package build.
-const DIST_FILES = ['browser.mjs', 'core.mjs', 'iopddl.js', 'iopddl.wasm', 'iopddl.worker.js',
-  'iopddl-single.js', 'iopddl-single.wasm', 'single-worker.js'];
+const DIST_FILES = ['browser.mjs', 'core.mjs', 'shared.mjs', 'constants.mjs', 'convert.mjs', 'input.mjs',
+  'threaded.mjs', 'worker-backend.mjs', 'iopddl.js', 'iopddl.wasm', 'iopddl.worker.js',
+  'iopddl-single.js', 'iopddl-single.wasm', 'single-worker.mjs'];
 
 /** Names of the package files missing from dist/. */
 export function missingDistFiles() {

@@ -6,7 +6,7 @@
 //               | {op:'solution', id, file, name}   (evaluate a solution file)
 //               | {op:'solve', id, timeLimitMs, threads, seed, fromShown} | {op:'stop', id}
 // Messages out: {type:'ready'|'loading'|'loaded'|'details'|'progress'|'result'|'error', id, ...}
-import { createSolver, VERSION } from './dist/browser.mjs';
+import { FORBIDDEN_COST, createSolver, VERSION } from './dist/browser.mjs';
 
 let solver = null;
 let problem = null;
@@ -47,6 +47,7 @@ async function init({ threads, memoryMB }) {
     isolated,
     cores: navigator.hardwareConcurrency || 1,
     version: VERSION,
+    forbiddenCost: Number(FORBIDDEN_COST),  // the table's costs are numbers
   };
 }
 
@@ -153,14 +154,9 @@ async function solve(m) {
       signal: controller.signal,
       sliceMs: 500,
       progressIntervalMs: 100,
-      onProgress: (progress) => {
-        post({ type: 'progress', id: m.id, progress });
-        // Cost equal to the bound is optimal: end the search. (The threaded back
-        // end does so itself; the single-threaded one, cut into slices when it
-        // has a signal, goes on to the time limit.)
-        if (progress.feasible && progress.cost !== null && progress.lowerBound !== null &&
-            progress.cost <= progress.lowerBound && !controller.signal.aborted) controller.abort();
-      },
+      // A cost equal to the bound ends the search in the core, in either back
+      // end (a sliced solve is one resumable session): nothing to stop here.
+      onProgress: (progress) => post({ type: 'progress', id: m.id, progress }),
     });
   } finally {
     if (solving === run) solving = null;
@@ -206,23 +202,9 @@ async function solution(m) {
   const p = problem;
   const text = await m.file.text();
   const assignment = await solver.parseSolution(text, { source: m.name });
-  const ev = await p.evaluate(assignment);  // rejects on a wrong length or strategy
+  const result = await p.resultOf(assignment);  // rejects on a wrong length or strategy
   if (p !== problem) return;
   shown = assignment;
-  const result = {
-    assignment: Array.from(assignment),
-    hasSolution: true,
-    feasible: ev.feasible,
-    cost: ev.totalCost,
-    lowerBound: null,
-    gap: null,
-    provenOptimal: false,
-    provenInfeasible: false,
-    elapsedMs: 0,
-    threads: 0,
-    backend: solver.backend,
-    stats: { rounds: 0, history: [], solverMs: 0 },
-  };
   await publish(p, detailsReady, result, { id: m.id, stopped: false, fromFile: m.name });
 }
 

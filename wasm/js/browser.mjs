@@ -3,8 +3,9 @@
 // Threads need a cross-origin isolated page (COOP: same-origin, COEP:
 // require-corp); without it the single-threaded build runs in a Worker.
 import { createSolverOn } from './core.mjs';
+import { loadClassicScript } from './shared.mjs';
 
-export { IopddlError, VERSION } from './core.mjs';
+export { FORBIDDEN_COST, IopddlError, VERSION } from './core.mjs';
 
 const defaultUrls = {
   'iopddl.js': () => new URL('./iopddl.js', import.meta.url).href,
@@ -20,40 +21,6 @@ function url(opts, name) {
   // Every file has a literal new URL(...) above, the form bundlers copy; any
   // other name is looked up beside the module's script.
   return defaultUrls[name] ? defaultUrls[name]() : new URL(name, defaultUrls['iopddl.js']()).href;
-}
-
-const scripts = new Map();
-
-// The generated loader is a classic script that defines a global factory.
-function loadClassicScript(src, globalName) {
-  if (globalThis[globalName]) return Promise.resolve(globalThis[globalName]);
-  if (!scripts.has(src)) {
-    scripts.set(src, (async () => {
-      if (typeof document !== 'undefined' && document.createElement) {
-        await new Promise((resolve, reject) => {
-          const s = document.createElement('script');
-          s.src = src;
-          s.async = true;
-          s.onload = resolve;
-          s.onerror = () => reject(new Error(`could not load ${src}`));
-          document.head.appendChild(s);
-        });
-      } else if (typeof importScripts === 'function') {
-        try {
-          importScripts(src);
-        } catch (e) {
-          // A module Worker has no importScripts: fall through to fetch.
-        }
-      }
-      if (!globalThis[globalName]) {
-        const res = await fetch(src);
-        if (!res.ok) throw new Error(`could not load ${src}: HTTP ${res.status}`);
-        (0, eval)(`${await res.text()}\n;globalThis.${globalName} = ${globalName};`);
-      }
-      return globalThis[globalName];
-    })());
-  }
-  return scripts.get(src);
 }
 
 function threadSupport() {
@@ -102,9 +69,10 @@ const platform = {
     return { factory, args };
   },
   createSingleWorker(opts) {
+    // A module Worker: it imports shared.mjs, as the main thread does.
     const w = opts.locateFile || opts.baseUrl
-      ? new Worker(url(opts, 'single-worker.js'))
-      : new Worker(new URL('./single-worker.js', import.meta.url));
+      ? new Worker(url(opts, 'single-worker.mjs'), { type: 'module' })
+      : new Worker(new URL('./single-worker.mjs', import.meta.url), { type: 'module' });
     let errorHandler = () => {};
     w.onerror = (e) => { e.preventDefault && e.preventDefault(); errorHandler(e); };
     return {

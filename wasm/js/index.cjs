@@ -5,4 +5,8 @@
 const load = () => import('./node.mjs');
 
 exports.createSolver = (options) => load().then((m) => m.createSolver(options));
-exports.VERSION = '0.1.0';
+// The core's constants, written by build.mjs from the module (as constants.mjs).
+const constants = require('./constants.cjs');
+
+exports.VERSION = constants.version;
+exports.FORBIDDEN_COST = BigInt(constants.forbiddenCost);

@@ -8,4 +8,5 @@ export type {
 } from './index.js';
 
 export declare const VERSION: string;
+export declare const FORBIDDEN_COST: bigint;
 export declare function createSolver(options?: CreateSolverOptions): Promise<Solver>;

@@ -303,6 +303,12 @@ export interface Problem {
   nodeData(): Promise<NodeData>;
   /** Exact cost split, peak and usage profile of an assignment (rejects with ERR_INVALID_ASSIGNMENT). */
   evaluate(assignment: ArrayLike<number | bigint>): Promise<Evaluation>;
+  /**
+   * A result for an assignment given, not searched (a solution read from a
+   * file): as solve()'s, with the exact evaluation, no lower bound and zero
+   * counts (rejects with ERR_INVALID_ASSIGNMENT).
+   */
+  resultOf(assignment: ArrayLike<number | bigint>): Promise<SolveResult>;
   solve(options?: SolveOptions): Promise<SolveResult>;
   /** Frees the problem in the module (running solves keep their own reference). */
   dispose(): void;
@@ -357,6 +363,8 @@ export declare class IopddlError extends Error {
 }
 
 export declare const VERSION: string;
+/** Node and edge entries at or above this are forbidden choices (the core's kForbidden, 10^18). */
+export declare const FORBIDDEN_COST: bigint;
 
 /** Starts a solver: the WebAssembly module and its thread pool. */
 export declare function createSolver(options?: CreateSolverOptions): Promise<Solver>;

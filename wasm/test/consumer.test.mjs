@@ -39,8 +39,8 @@ describe('consumer install', () => {
     const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
     for (const f of ['package.json', 'dist/node.mjs', 'dist/browser.mjs', 'dist/core.mjs', 'dist/index.cjs',
       'dist/index.d.ts', 'dist/index.d.cts', 'dist/iopddl.js', 'dist/iopddl.wasm', 'dist/iopddl.worker.js',
-      'dist/iopddl-single.js', 'dist/iopddl-single.wasm', 'dist/single-worker.js', 'dist/single-worker-node.cjs',
-      'dist/package.json']) {
+      'dist/iopddl-single.js', 'dist/iopddl-single.wasm', 'dist/single-worker.mjs', 'dist/single-worker-node.cjs',
+      'dist/shared.mjs', 'dist/constants.mjs', 'dist/constants.cjs', 'dist/package.json']) {
       assert.ok(listing.includes(`package/${f}`), `missing ${f}`);
     }
     assert.ok(!listing.some((f) => /\.(cc|h|cmake)$|CMakeLists|\/src\/|\/test\//.test(f)), listing.join('\n'));
