@@ -55,6 +55,7 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   ctx.options = &s.options;
   s.finished = true;  // until the set-up below succeeds
 
+  result.usage_limit = s.limit;
   if (s.limit.has && s.limit.value < 0) {
     result.status = Status::Error("usage limit: must not be negative, got " + std::to_string(s.limit.value));
     return;

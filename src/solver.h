@@ -80,6 +80,7 @@ struct SolveResult {
   bool proven_optimal() const { return outcome == Outcome::kOptimal; }
   double elapsed_seconds = 0;
   SolveStats stats;
+  UsageLimit usage_limit;  // the limit the answer was judged against (the file's or the options')
 };
 
 // The most search threads a solve runs.

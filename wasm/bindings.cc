@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -128,6 +129,7 @@ std::string summary_json(const Problem& p, double load_seconds) {
   uint64_t edge_entries = p.edge_entries();
   j.i64("edgeCostEntries", int64_t(edge_entries));
   if (p.has_usage_limit) j.big("usageLimit", p.usage_limit); else j.null("usageLimit");
+  j.big("leastPeakUsage", least_peak_usage(p));
   if (p.num_nodes() > 0) {
     int64_t lo = *std::min_element(p.interval_lo.begin(), p.interval_lo.end());
     int64_t hi = *std::max_element(p.interval_hi.begin(), p.interval_hi.end());
@@ -165,6 +167,7 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
   j.boolean("feasible", r.feasible).boolean("provenInfeasible", r.proven_infeasible());
   j.boolean("provenOptimal", r.proven_optimal());
   if (r.has_lower_bound) j.big("lowerBound", r.lower_bound); else j.null("lowerBound");
+  if (r.usage_limit.has) j.big("usageLimit", r.usage_limit.value); else j.null("usageLimit");
   j.num("elapsed", r.elapsed_seconds).boolean("stopped", stopped);
   const SolveStats& s = r.stats;
   // The lists of src/stats.h: the counters (summed over the slices of a
@@ -331,6 +334,7 @@ class ProblemHandle {
     SolveResult r;
     r.assignment.assign(a, a + size_t(n));
     r.evaluation = iopddl::evaluate(*p_, r.assignment);
+    r.usage_limit = p_->limit();
     if (!r.evaluation.status) return evaluation_json(*p_, r.evaluation, false);
     r.feasible = r.evaluation.feasible();
     return result_json(*p_, r, false);
@@ -476,11 +480,23 @@ std::string check_params(const std::string& params) {
 // A solve's options from what JavaScript passes: the time limit in seconds,
 // `seed` a decimal string (64 bits), `params` as for check_params, the warm
 // start `start_n` int32 at `start_ptr` (0: none; checked by evaluate() first),
-// copied. Not ok when a parameter is bad.
+// copied; `usage_limit` "" for the file's, "none" for no limit, else a
+// non-negative decimal integer. Not ok when a parameter or the limit is bad.
 Status solve_options(double time_limit_seconds, int threads, const std::string& seed, double max_rounds,
-                     const std::string& params, double start_ptr, double start_n, SolveOptions* o) {
+                     const std::string& usage_limit, const std::string& params, double start_ptr, double start_n,
+                     SolveOptions* o) {
   Status ps = parse_params(params, &o->params);
   if (!ps) return ps;
+  if (usage_limit == "none") {
+    o->usage_limit = UsageLimit{false, 0};
+  } else if (!usage_limit.empty()) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(usage_limit.c_str(), &end, 10);
+    if (errno || *end || usage_limit[0] == '-' || usage_limit[0] == '+' || usage_limit[0] == ' ')
+      return Status::Error("usageLimit must be a non-negative integer below 2^63, got " + usage_limit);
+    o->usage_limit = UsageLimit{true, int64_t(v)};
+  }
   const int32_t* sp = reinterpret_cast<const int32_t*>(uintptr_t(start_ptr));
   o->start.assign(sp, sp + size_t(start_n));
   o->time_limit_seconds = time_limit_seconds;
@@ -494,8 +510,8 @@ Status solve_options(double time_limit_seconds, int threads, const std::string& 
 // Starts a solve on its own pthread (the threaded build); `heartbeat` in
 // seconds (0: progress only on events); the rest as for solve_options.
 Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int threads,
-                 const std::string& seed, double max_rounds, double heartbeat, const std::string& params,
-                 double start_ptr, double start_n) {
+                 const std::string& seed, double max_rounds, const std::string& usage_limit, double heartbeat,
+                 const std::string& params, double start_ptr, double start_n) {
   auto task = std::make_shared<TaskState>();
   std::shared_ptr<const Problem> problem = handle.problem();
   if (!problem) {
@@ -503,7 +519,7 @@ Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int thr
     return Task(task);
   }
   SolveOptions o;
-  Status os = solve_options(time_limit_seconds, threads, seed, max_rounds, params, start_ptr, start_n, &o);
+  Status os = solve_options(time_limit_seconds, threads, seed, max_rounds, usage_limit, params, start_ptr, start_n, &o);
   if (!os) {
     task->fail(os.message);
     return Task(task);
@@ -540,14 +556,14 @@ Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int thr
 class SessionHandle {
  public:
   SessionHandle(const ProblemHandle& handle, double time_limit_seconds, const std::string& seed, double max_rounds,
-                const std::string& params, double start_ptr, double start_n)
+                const std::string& usage_limit, const std::string& params, double start_ptr, double start_n)
       : problem_(handle.problem()) {
     if (!problem_) {
       error_ = "the problem was disposed";
       return;
     }
     SolveOptions o;
-    Status os = solve_options(time_limit_seconds, 1, seed, max_rounds, params, start_ptr, start_n, &o);
+    Status os = solve_options(time_limit_seconds, 1, seed, max_rounds, usage_limit, params, start_ptr, start_n, &o);
     if (!os) {
       error_ = os.message;
       return;
@@ -645,7 +661,8 @@ EMSCRIPTEN_BINDINGS(iopddl) {
   function("startSolve", &start_solve);
 #else
   class_<SessionHandle>("SolveSession")
-      .constructor<const ProblemHandle&, double, const std::string&, double, const std::string&, double, double>()
+      .constructor<const ProblemHandle&, double, const std::string&, double, const std::string&, const std::string&, double,
+                   double>()
       .function("error", &SessionHandle::error)
       .function("run", &SessionHandle::run)
       .function("stop", &SessionHandle::stop)

@@ -56,8 +56,26 @@ const startArray = (start) => (start === undefined || start === null ? null : as
 // solve()'s options (index.d.ts: SolveOptions). A name outside them is an
 // error, not ignored: `{ rounds: 20 }` for `maxRounds` silently ran on the
 // clock and gave a different answer each call.
-const SOLVE_OPTIONS = ['timeLimitMs', 'threads', 'seed', 'maxRounds', 'start', 'params', 'signal', 'onProgress',
-  'progressIntervalMs', 'sliceMs'];
+const SOLVE_OPTIONS = ['timeLimitMs', 'threads', 'seed', 'maxRounds', 'usageLimit', 'start', 'params', 'signal',
+  'onProgress', 'progressIntervalMs', 'sliceMs'];
+
+// The usage limit to solve at, as the module takes it: '' for the file's,
+// 'none' for no limit, else the integer's decimal digits.
+function usageLimitText(v) {
+  if (v === undefined) return '';
+  if (v === null) return 'none';
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v)) {
+      throw new RangeError(`usageLimit must be an integer (a BigInt above 2^53), got ${String(v)}`);
+    }
+    v = BigInt(v);
+  }
+  if (typeof v !== 'bigint') {
+    throw new TypeError(`usageLimit must be a BigInt, an integer or null (no limit), got ${typeof v}`);
+  }
+  if (v < 0n || v >= 2n ** 63n) throw new RangeError(`usageLimit must be between 0 and 2^63 - 1, got ${v}`);
+  return v.toString();
+}
 
 export function solveOptions(o, solver) {
   o = o || {};
@@ -83,7 +101,8 @@ export function solveOptions(o, solver) {
   }
   checkSignal(o.signal);
   return {
-    timeLimitMs, threads, seed: seedString(o.seed), maxRounds, progressIntervalMs,
+    timeLimitMs, threads, seed: seedString(o.seed), maxRounds, usageLimit: usageLimitText(o.usageLimit),
+    progressIntervalMs,
     params: paramsText(o.params), start: startArray(o.start),
     onProgress: o.onProgress, signal: o.signal || null,
     sliceMs: o.sliceMs === undefined ? 1000 : checkInteger('sliceMs', o.sliceMs, 50, 1e9),
@@ -142,7 +161,9 @@ export function convertProgress(p, offsetMs) {
 
 export function convertResult(r, summary, extra) {
   const hasSolution = r.assignment.length === summary.nodes;
-  const ev = hasSolution ? convertEvaluation(r.evaluation, summary.usageLimit) : null;
+  // The limit the solve worked to: the file's, or solve()'s usageLimit.
+  const usageLimit = r.usageLimit === undefined ? summary.usageLimit : big(r.usageLimit);
+  const ev = hasSolution ? convertEvaluation(r.evaluation, usageLimit) : null;
   const lowerBound = big(r.lowerBound);
   const s = r.stats;
   const cost = ev ? ev.totalCost : null;
@@ -153,6 +174,7 @@ export function convertResult(r, summary, extra) {
     cost,
     feasible,
     evaluation: ev,
+    usageLimit,
     lowerBound,
     gap: feasible ? gapOf(cost, lowerBound) : null,
     provenInfeasible: r.provenInfeasible,
@@ -186,6 +208,7 @@ export function convertSummary(s, extra) {
     maxStrategies: s.maxStrategies,
     edgeCostEntries: s.edgeCostEntries,
     usageLimit: big(s.usageLimit),
+    leastPeakUsage: BigInt(s.leastPeakUsage),
     timeSpan: s.timeStart === null ? null : { start: BigInt(s.timeStart), end: BigInt(s.timeEnd) },
     segments: s.segments,
     inputBytes: extra.inputBytes,

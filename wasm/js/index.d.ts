@@ -73,6 +73,11 @@ export interface ProblemSummary {
   edgeCostEntries: number;
   /** null when the problem has no usage limit. */
   usageLimit: bigint | null;
+  /**
+   * The least peak usage any assignment has (every node at its least usage):
+   * a usage limit below it has no feasible answer.
+   */
+  leastPeakUsage: bigint;
   /** Earliest interval start and latest interval end; null without nodes. */
   timeSpan: { start: bigint; end: bigint } | null;
   /** Segments of the compressed time axis (between distinct interval endpoints). */
@@ -144,6 +149,14 @@ export interface SolveOptions {
    * With one thread and a fixed seed the answer is then the same every run.
    */
   maxRounds?: number;
+  /**
+   * Solve at this usage limit instead of the file's (a device with more or less
+   * memory); null: no limit. An integer from 0 to 2^63 - 1 (BigInt, or a safe
+   * integer number). Below the problem's `leastPeakUsage` nothing fits: the
+   * result is the least-violating answer, not feasible. The problem itself is
+   * unchanged, so solves at different limits may run at once.
+   */
+  usageLimit?: bigint | number | null;
   /**
    * A warm start: one strategy index per node, such as an earlier result's
    * `assignment`. The search starts from it (repaired if it does not fit) and
@@ -253,6 +266,8 @@ export interface SolveResult {
   /** Cost split and peak usage of the assignment; null without one. */
   evaluation: Evaluation | null;
   /** Proven lower bound on the optimum, when the solver has one. */
+  /** The usage limit the answer was judged against: the file's, or solve()'s usageLimit (null: none). */
+  usageLimit: bigint | null;
   lowerBound: bigint | null;
   gap: number | null;
   /** The exact reductions proved that no feasible assignment exists. */

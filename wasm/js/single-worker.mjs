@@ -126,7 +126,7 @@ const ops = {
     let session;
     try {
       session = core.startSolve(p, m, (ptr, n) => new mod.SolveSession(p,
-        aborted.has(m.id) ? 0 : m.timeLimitMs / 1000, m.seed, m.maxRounds, m.params, ptr, n));
+        aborted.has(m.id) ? 0 : m.timeLimitMs / 1000, m.seed, m.maxRounds, m.usageLimit, m.params, ptr, n));
       const problemText = session.error();
       if (problemText) throw core.failure('solve', problemText, false);
       let slices = 0;

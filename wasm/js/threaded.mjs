@@ -87,7 +87,7 @@ export class ThreadedBackend {
   async solve(handle, o, onProgressJson) {
     const core = this.core;
     const task = core.startSolve(handle, o, (ptr, n) => core.mod.startSolve(handle, o.timeLimitMs / 1000,
-      o.threads, o.seed, o.maxRounds, HEARTBEAT_S, o.params, ptr, n));
+      o.threads, o.seed, o.maxRounds, o.usageLimit, HEARTBEAT_S, o.params, ptr, n));
     this.running.add(task);
     const onAbort = () => task.stop();
     if (o.signal) {

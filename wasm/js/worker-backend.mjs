@@ -126,6 +126,7 @@ export class WorkerBackend {
       timeLimitMs: o.timeLimitMs,
       seed: o.seed,
       maxRounds: o.maxRounds,
+      usageLimit: o.usageLimit,
       params: o.params,
       start: o.start,
       // Without a signal nothing can interrupt the solve: run it in one piece.
