@@ -6,7 +6,8 @@
 //
 // RapidJSON 1.1.0, which this replaced, parses a whole buffer or blocks on a pull
 // stream; a WebAssembly module without threads cannot block while JavaScript
-// reads the next piece, so the 1.3 GB files had to be held whole.
+// reads the next piece, so the largest files (over a gigabyte) had to be held
+// whole.
 //
 // The handler gets SAX events; numbers arrive as their text (the loader wants
 // exact int64, not doubles), strings and keys unescaped and checked to be

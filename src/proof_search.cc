@@ -13,9 +13,9 @@ namespace iopddl {
 // stored messages that cancel between pieces, so the error is that of the
 // arithmetic inside a piece and of the sum over pieces: a few units of 1e-16
 // per operation, over at most a few thousand operations per term, well
-// inside 1e-11. A margin near the whole units decides ties: at 1e-9 it was
-// 4-7 units on V and no subtree whose least cost equals the incumbent's
-// could be pruned.
+// inside 1e-11. A margin must stay well below one unit, or it decides ties:
+// a relative 1e-9 is already several units on costs of 10^9 and more, and no
+// subtree whose least cost equals the incumbent's could then be pruned.
 constexpr double kRoundingMargin = 1e-11;
 
 struct ProofSearch::Tree {
@@ -556,8 +556,8 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
   // The tree starts afresh, from the root, when the incumbent improved since
   // its root was bounded: a root bounded against a worse incumbent steers its
   // multipliers and its branching elsewhere, and subtrees branched against it
-  // are costly (V, proving from its optimum: 162 tree nodes with the root
-  // bounded against it; not done after 900 without the restart). Only once
+  // are costly (a proof started from the optimum can take many times as many
+  // tree nodes without the restart as with it). Only once
   // the root is done, so a large problem's root, slower than the incumbent's
   // improvements, is still finished. The nodes in flight in other searches
   // are then dropped by them (their generation is past).
@@ -577,9 +577,9 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
         std::lock_guard<std::mutex> lock(t.mu);
         if (t.stack.empty()) break;  // another search took the last one
         // Tree sizes are heavy-tailed: the random steps of the bounds make
-        // some paths through the same tree far longer than others (V from
-        // its optimum: proven within 215 and 344 tree nodes on two streams
-        // of random steps, not within 1,200 on two others). A fresh start
+        // some paths through the same tree far longer than others (the same
+        // proof can be done in a few hundred tree nodes on one stream of
+        // random steps and not after several times that on another). A fresh start
         // after a budget of nodes that grows each time (after Luby et al.)
         // samples another path, and the growing budget still gives a tree
         // that needs a long path one.
