@@ -77,7 +77,7 @@ class EliminationSolver {
  private:
   struct Edge {
     int32_t a, b;
-    ChunkedPool::Ref off;  // matrix a x b (domain indices), row-major, in pool_
+    ChunkedPool::Ref off;  // matrix a x b (domain positions), row-major, in pool_
     bool alive;
     // Until first written, an edge read straight from the model's matrix
     // (a x b already) is not copied: a whole-problem solve would otherwise
@@ -86,13 +86,13 @@ class EliminationSolver {
   };
   enum class RecordKind : int32_t {
     kEliminated,  // its strategy is the argmin over its recorded edges
-    kDecided,     // `value` is its domain index
+    kDecided,     // `value` is its domain position
     kContracted,  // folded into node `value`: its strategy per strategy of that node
   };
   struct Record {
     int32_t node;
     RecordKind kind;
-    int32_t value;      // domain index when decided; the node it was folded into when contracted
+    int32_t value;      // domain position when decided; the node it was folded into when contracted
     uint32_t first, count;  // recorded edges in rec_edges_ (contracted: its strategy per strategy of `value`)
   };
   const SearchModel* m_ = nullptr;
@@ -107,7 +107,7 @@ class EliminationSolver {
   std::vector<int32_t> rec_edges_;
   std::vector<int32_t> stack_;
   std::vector<char> in_stack_;
-  std::vector<int32_t> domidx_;       // domain index of each solved node (back-substitution)
+  std::vector<int32_t> domidx_;       // domain position of each solved node (back-substitution)
   std::vector<int32_t> free_;         // the nodes being optimised
   std::vector<int32_t> live_;         // those still alive once elimination got stuck (swept, decided from)
   std::vector<int32_t> dirty_;        // edges whose matrix changed since they were last checked
