@@ -8,7 +8,7 @@
 // the fast path's rows of plain integers, the decimal text of the value, which is
 // the lexeme itself since that path takes no sign, leading zero or fraction).
 //
-// RapidJSON is configured as close to RFC 8259 as it goes:
+// RapidJSON (rapidjson_oracle.cc) is configured as close to RFC 8259 as it goes:
 // - kParseValidateEncodingFlag: strings must be valid UTF-8 (RFC 3629: no
 //   overlong forms, no encoded surrogates, nothing above U+10FFFF);
 // - no kParseStopWhenDoneFlag: content after the top-level value is an error;
@@ -19,7 +19,8 @@
 // Both accept any value at the top level (RFC 8259 allows a lone scalar), pass
 // duplicate keys through as events, and refuse a byte order mark.
 //
-// Where the two differ on purpose, the comparison skips or adapts (see below):
+// Where the two differ on purpose, the comparison skips or adapts (the checks
+// at the end of LLVMFuzzerTestOneInput):
 // - a NUL byte: RapidJSON's streams take '\0' as the end of the input, so "1\0x"
 //   would look like "1" to it. A NUL byte is never valid JSON text (in a string
 //   it must be escaped), so the push parser must reject such an input, and
