@@ -62,18 +62,32 @@ if [ "$FUZZ_SECONDS" != 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$RT_PKG" >/dev/null
   fi
 
+  # fuzz_json_diff checks the JSON parser against RapidJSON (header-only; a
+  # test-only dependency).
+  if ! dpkg -s rapidjson-dev >/dev/null 2>&1; then
+    echo "test.sh: installing rapidjson-dev"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends rapidjson-dev >/dev/null
+  fi
+
   stage "fuzzer build (clang, libFuzzer + ASan + UBSan)"
   CXX=clang++ cmake -S . -B build-fuzz -DIOPDDL_FUZZ=ON -DIOPDDL_BUILD_TESTS=OFF -DIOPDDL_BUILD_CLI=OFF \
     "${SAN_FLAGS[@]}" >/dev/null
-  cmake --build build-fuzz -j2 --target fuzz_load fuzz_evaluate
-  for target in fuzz_load fuzz_evaluate; do
+  FUZZ_TARGETS=(fuzz_load fuzz_evaluate fuzz_json_diff)
+  cmake --build build-fuzz -j2 --target "${FUZZ_TARGETS[@]}"
+  for target in "${FUZZ_TARGETS[@]}"; do
     stage "$target for ${FUZZ_SECONDS} s"
     # New inputs go to a scratch folder; the checked-in seeds stay as they are.
     work="build-fuzz/ci-$target"
-    rm -rf "$work" && mkdir -p "$work/corpus" "$work/artifacts"
+    rm -rf "$work" && mkdir -p "$work/corpus" "$work/artifacts" "$work/seeds"
+    if [ "$target" = fuzz_json_diff ]; then
+      # The parser's seeds also take the JSON text of tests/data and of the
+      # malformed corpus (its .gz files are not JSON text).
+      cp tests/data/*.json tests/data/malformed/*.json "$work/seeds/"
+    fi
     if ! build-fuzz/fuzz/$target -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
         -max_len=8192 -dict=fuzz/json.dict -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
-        "$work/corpus" fuzz/corpus >"$work/log" 2>&1; then
+        "$work/corpus" fuzz/corpus "$work/seeds" >"$work/log" 2>&1; then
       tail -n 60 "$work/log"
       echo "test.sh: $target found a failure; the input is in $work/artifacts/:"
       ls -l "$work/artifacts/"

@@ -3,9 +3,8 @@
 // never spans two chunks, so a pointer into it stays valid while the pool
 // grows, and clear() keeps the chunks for the next fill. A std::vector growing
 // by doubling holds old and new at once and, in WebAssembly (whose memory
-// never shrinks), leaves every old one behind as a hole: the eliminations of
-// two threads took 2 GB of module memory for 0.5 GB of entries on a 1.3 GB
-// instance.
+// never shrinks), leaves every old one behind as a hole, so the eliminations'
+// module memory would grow to several times their entries on large instances.
 #pragma once
 #include <algorithm>
 #include <cstdint>

@@ -540,7 +540,7 @@ bool EliminationSolver::decide(int i, const EliminationOptions& o, Rng* rng, Eli
   return true;
 }
 
-// Back-substitution, last eliminated first; domidx_ tracks domain indices.
+// Back-substitution, last eliminated first; domidx_ tracks domain positions.
 void EliminationSolver::back_substitute(std::vector<int32_t>* x) {
   const SearchModel& m = *m_;
   for (size_t k = records_.size(); k-- > 0;) {

@@ -50,8 +50,8 @@ struct EliminationOptions {
   // over the remaining graph before every `belief_every`-th decision (the
   // messages in between are kept; an edge made since starts at zero). 0: star
   // estimates. Beliefs see how a node's neighbours agree among themselves,
-  // which the star estimate cannot: the first answer of a global solve drops
-  // from 6.40e10 to 4.87e10 on M (no memory limit) and from 9.83e8 to 3.89e8 on S.
+  // which the star estimate cannot, so on densely coupled graphs a global
+  // solve's first answer is far better, with a memory limit or without.
   // The sweeps' matrix work is capped at 32 times the elimination's own;
   // past it, decisions read the last messages.
   int belief_every = 0;
@@ -77,7 +77,7 @@ class EliminationSolver {
  private:
   struct Edge {
     int32_t a, b;
-    ChunkedPool::Ref off;  // matrix a x b (domain indices), row-major, in pool_
+    ChunkedPool::Ref off;  // matrix a x b (domain positions), row-major, in pool_
     bool alive;
     // Until first written, an edge read straight from the model's matrix
     // (a x b already) is not copied: a whole-problem solve would otherwise
@@ -86,13 +86,13 @@ class EliminationSolver {
   };
   enum class RecordKind : int32_t {
     kEliminated,  // its strategy is the argmin over its recorded edges
-    kDecided,     // `value` is its domain index
+    kDecided,     // `value` is its domain position
     kContracted,  // folded into node `value`: its strategy per strategy of that node
   };
   struct Record {
     int32_t node;
     RecordKind kind;
-    int32_t value;      // domain index when decided; the node it was folded into when contracted
+    int32_t value;      // domain position when decided; the node it was folded into when contracted
     uint32_t first, count;  // recorded edges in rec_edges_ (contracted: its strategy per strategy of `value`)
   };
   const SearchModel* m_ = nullptr;
@@ -107,7 +107,7 @@ class EliminationSolver {
   std::vector<int32_t> rec_edges_;
   std::vector<int32_t> stack_;
   std::vector<char> in_stack_;
-  std::vector<int32_t> domidx_;       // domain index of each solved node (back-substitution)
+  std::vector<int32_t> domidx_;       // domain position of each solved node (back-substitution)
   std::vector<int32_t> free_;         // the nodes being optimised
   std::vector<int32_t> live_;         // those still alive once elimination got stuck (swept, decided from)
   std::vector<int32_t> dirty_;        // edges whose matrix changed since they were last checked

@@ -7,7 +7,7 @@ namespace iopddl {
 
 using Int128 = __int128;
 
-// Entries at or above this are forbidden choices (the contest writes 10^18).
+// Entries at or above this are forbidden (the contest writes 10^18).
 constexpr int64_t kForbidden = 1000000000000000000LL;
 // Anything at or above this is treated as forbidden when the solver decides moves.
 constexpr int64_t kForbiddenThreshold = 100000000000000000LL;

@@ -6,11 +6,12 @@
 //
 // RapidJSON 1.1.0, which this replaced, parses a whole buffer or blocks on a pull
 // stream; a WebAssembly module without threads cannot block while JavaScript
-// reads the next piece, so the 1.3 GB files had to be held whole.
+// reads the next piece, so the largest files (over a gigabyte) had to be held
+// whole.
 //
 // The handler gets SAX events; numbers arrive as their text (the loader wants
-// exact int64, not doubles), strings and keys unescaped. A handler returning
-// false stops the parse (its own message wins).
+// exact int64, not doubles), strings and keys unescaped and checked to be
+// UTF-8. A handler returning false stops the parse (its own message wins).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -386,6 +387,28 @@ class JsonPushParser {
     }
   }
 
+  // The length of the UTF-8 character at s, as RFC 3629 defines it (no overlong
+  // forms, no surrogates, nothing above U+10FFFF): 2 to 4; 0 when it is invalid
+  // (*bad is then the first byte that breaks it); -1 when [s, end) ends inside
+  // it. RFC 8259 wants JSON text in UTF-8, and the strings go on to JavaScript
+  // and to terminals: bytes that are not UTF-8 are an error, as in RapidJSON
+  // with kParseValidateEncodingFlag (fuzz/fuzz_json_diff.cc checks the two agree).
+  static int utf8_sequence(const char* s, const char* end, const char** bad) {
+    const unsigned char b = (unsigned char)s[0];
+    int n;
+    unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+    if (b >= 0xC2 && b <= 0xDF) n = 2;
+    else if (b >= 0xE0 && b <= 0xEF) n = 3, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
+    else if (b >= 0xF0 && b <= 0xF4) n = 4, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+    else { *bad = s; return 0; }
+    for (int k = 1; k < n; ++k, lo = 0x80, hi = 0xBF) {
+      if (end - s <= k) return -1;
+      const unsigned char c = (unsigned char)s[k];
+      if (c < lo || c > hi) { *bad = s + k; return 0; }
+    }
+    return n;
+  }
+
   // Reads the string starting at p (its opening quote) into text_. Returns the
   // byte after its closing quote; nullptr when it runs past `end` (an error if
   // `final`, else it waits for the next piece).
@@ -400,9 +423,18 @@ class JsonPushParser {
         syntax(at(q), c == '\0' ? "unexpected NUL byte" : "control character in a string (it must be escaped)");
         return nullptr;
       }
+      if ((unsigned char)c >= 0x80) {
+        const char* bad = nullptr;
+        const int n = utf8_sequence(q, end, &bad);
+        if (n < 0) break;  // the piece ends inside the character
+        if (n == 0) { syntax(at(bad), "invalid UTF-8 in a string"); return nullptr; }
+        text_.append(q, q + n);
+        q += n;
+        continue;
+      }
       if (c != '\\') {
         const char* run = q;
-        while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20) ++q;
+        while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20 && (unsigned char)*q < 0x80) ++q;
         text_.append(run, q);
         continue;
       }

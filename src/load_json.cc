@@ -128,7 +128,7 @@ std::string printable_key(const std::string& k) {
 // A column of integers as it is parsed (node costs, node usages, edge costs),
 // in blocks. Growing one array by doubling would hold old and new at once and,
 // in WebAssembly (whose memory never shrinks), leave every old one behind as a
-// hole: a 1.3 GB file took 2.1 GB of module memory for a 0.7 GB array. Node
+// hole, about three times the array's size in module memory at the end. Node
 // columns are moved at the end into arrays of the exact size, block by block.
 // Edge costs keep their blocks (the Problem's EdgeCostBlocks): each row (one
 // edge's matrix) stays whole in one block, moving to a new block, as far as it

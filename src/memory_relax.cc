@@ -122,8 +122,9 @@ void MemoryRelax::update_nodes() {
   const double limit = double(m_->limit);
   // A first price for a node over the limit: a small fraction of the typical
   // cost per unit of memory, doubled from there until the node fits. (Starting
-  // at the typical price and quadrupling reached the prices sooner but did
-  // worse on S: 1.93e9 vs 1.73-1.79e9 at 45 s, one thread.)
+  // at the typical price and quadrupling reaches the prices sooner, but its
+  // coarse steps overshoot the price a node needs to fit, and the answers are
+  // worse.)
   const double base_start = m_->params.first_price * rate_;
   for (int i = 0; i < m_->n; ++i) {
     if (!m_->has_interval(i) || m_->dom_size(i) < 2) continue;

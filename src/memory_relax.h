@@ -37,7 +37,7 @@ class MemoryRelax {
   // `known_dual`, when given (not NaN), is the dual's value at these prices
   // (a bound of the penalised problem less penalty_offset()) and replaces the
   // answer's Lagrangian value in the step: an answer that pays forbidden
-  // entries or values removed by a search has a value far above the dual.
+  // entries or strategies removed by a search has a value far above the dual.
   void update(const std::vector<int32_t>& assign, double cost, double upper, Rng* rng,
               double known_dual = std::numeric_limits<double>::quiet_NaN());
   // kNodes: back to no prices, each node's first price scaled by its own

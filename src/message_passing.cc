@@ -112,7 +112,7 @@ bool MessagePassing::iterate(std::vector<int32_t>* primal, const std::function<b
 bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std::function<bool()>* should_stop) {
   const SearchModel& m = *m_;
   const Problem& P = *m.p;
-  std::vector<int32_t> pick;  // domain index of the rounded value, per node
+  std::vector<int32_t> pick;  // domain position of the rounded strategy, per node
   if (primal) { primal->resize(m.n); pick.assign(m.n, -1); }
   for (int step = 0; step < m.n; ++step) {
     if (should_stop && (step & 1023) == 1023 && (*should_stop)()) return false;

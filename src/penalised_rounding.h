@@ -3,12 +3,12 @@
 // to an assignment. The rounding moves the prices (bracketed per node, like
 // the eliminations'), so messages and prices settle together.
 //
-// Why a role of its own: converged messages see the whole graph at once. On M
-// without the limit, 800 passes bring the rounding to 4.5867e10 against a
-// bound of 4.5863e10, where every elimination ends near 4.87e10; with the
-// limit, one thread of this alone reaches 5.018e10 in 24 s (the eliminations'
-// family: 51.9e9). The messages need a few passes to follow each change of
-// prices, so a step is several passes.
+// Why a role of its own: converged messages see the whole graph at once, where
+// an elimination sees it one decision at a time. Without a limit the rounding
+// of converged messages ends close to their lower bound, below where the
+// eliminations stop; with one, the prices steer the whole graph together and
+// reach answers the eliminations do not. The messages need a few passes to
+// follow each change of prices, so a step is several passes.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -102,7 +102,7 @@ namespace {
 
 // Words mixed in one multiply each (a rotation first, so that high bits reach
 // the low ones), each array preceded by its length; a final avalanche. Fast
-// enough to run on every load (0.1 s for 88 million entries), not cryptographic.
+// enough to run on every load (a small share of the parse), not cryptographic.
 class Digest {
  public:
   void word(uint64_t w) {

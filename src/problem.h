@@ -1,5 +1,5 @@
 // The problem as flat arrays (offsets + values): one allocation per field, not
-// one per node, so a 150 MB instance stays a small multiple of its file size.
+// one per node, so a large instance stays a small multiple of its file size.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -13,7 +13,7 @@ namespace iopddl {
 
 // Edge matrices as the loader reads them: in blocks, each matrix whole inside
 // one block, never moved into one array. (In WebAssembly, whose memory never
-// shrinks, that move cost more than a second on a 1.3 GB file and left the
+// shrinks, that move was slow on the largest files and left the
 // blocks behind as holes as large as the array.) Never written after the load
 // (which may leave them in the search's form, search_form.h), so copies of a
 // Problem share it.

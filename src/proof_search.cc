@@ -13,9 +13,9 @@ namespace iopddl {
 // stored messages that cancel between pieces, so the error is that of the
 // arithmetic inside a piece and of the sum over pieces: a few units of 1e-16
 // per operation, over at most a few thousand operations per term, well
-// inside 1e-11. A margin near the whole units decides ties: at 1e-9 it was
-// 4-7 units on V and no subtree whose least cost equals the incumbent's
-// could be pruned.
+// inside 1e-11. A margin must stay well below one unit, or it decides ties:
+// a relative 1e-9 is already several units on costs of 10^9 and more, and no
+// subtree whose least cost equals the incumbent's could then be pruned.
 constexpr double kRoundingMargin = 1e-11;
 
 struct ProofSearch::Tree {
@@ -281,7 +281,7 @@ void ProofSearch::open_view() {
   // Deep in the tree most values are dead: passes over only the live ones
   // cost a fraction of passes over the whole matrices. Near the root few
   // are, and a copy of nearly every matrix would cost memory for little.
-  std::vector<uint32_t>& count = view_.dom_off;  // live values per node, then offsets
+  std::vector<uint32_t>& count = view_.dom_off;  // live strategies per node, then offsets
   count.assign(pm.n + 1, 0);
   for (int a = 0; a < pm.n; ++a)
     for (int k = 0; k < pm.dom_size(a); ++k) count[a + 1] += live[pm.dom_off[a] + k];
@@ -375,8 +375,8 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
           for (int k = 0; k < pm.dom_size(i); ++k)
             extra_[pm.dom_off[i] + k] = weight_[i] * double(pm.usage(i, pm.domain(i)[k]));
     }
-    // A dead value left in the view costs as much as a forbidden entry: the
-    // bound of this problem holds for every assignment of live values.
+    // A dead strategy left in the view costs as much as a forbidden entry: the
+    // bound of this problem holds for every assignment of live strategies.
     for (size_t d = 0; d < extra_.size(); ++d)
       if (!live[d]) extra_[d] += pm.big;
     const SearchModel& cm = *cm_;
@@ -401,7 +401,7 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
     if (lb > c.best) {
       c.best = lb;
       c.margin = kRoundingMargin * (mag + offset) + 1e-6;
-      // The pieces in the proof model's layout; a value outside the view is
+      // The pieces in the proof model's layout; a strategy outside the view is
       // dead and has none (+inf: no minimum takes it).
       mp_.pieces(&view_node_, &view_side_);
       const double inf = std::numeric_limits<double>::infinity();
@@ -424,7 +424,7 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
       if (!prunes(c.best + pace * prm.proof_trend_horizon, c.margin)) break;
     }
     // The step is sized by the bound itself, not by the rounding's value: a
-    // rounding that takes a removed value pays a forbidden entry's price, and
+    // rounding that takes a removed strategy pays a forbidden entry's price, and
     // a step sized by that overshoots the multipliers far out.
     w->relax.update(expanded_, s.cost, upper_d_, &rng_, lb);
   }
@@ -449,7 +449,7 @@ int ProofSearch::branch_node(const std::vector<char>& live) const {
   };
   auto pos = [&](int a) { return position_[pm.p->strategy_offset[a] + best_rounding_[a]]; };
   // The rounding over the limit: the most exceeded segment, and there the
-  // free node whose rounded value uses most above its least live usage.
+  // free node whose rounded strategy uses most above its least live usage.
   const int S = segments_;
   std::vector<int64_t> over(S + 1, 0);
   for (int a = 0; a < pm.n; ++a)
@@ -556,8 +556,8 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
   // The tree starts afresh, from the root, when the incumbent improved since
   // its root was bounded: a root bounded against a worse incumbent steers its
   // multipliers and its branching elsewhere, and subtrees branched against it
-  // are costly (V, proving from its optimum: 162 tree nodes with the root
-  // bounded against it; not done after 900 without the restart). Only once
+  // are costly (a proof started from the optimum can take many times as many
+  // tree nodes without the restart as with it). Only once
   // the root is done, so a large problem's root, slower than the incumbent's
   // improvements, is still finished. The nodes in flight in other searches
   // are then dropped by them (their generation is past).
@@ -577,9 +577,9 @@ bool ProofSearch::run(const std::function<bool(Int128*)>& upper,
         std::lock_guard<std::mutex> lock(t.mu);
         if (t.stack.empty()) break;  // another search took the last one
         // Tree sizes are heavy-tailed: the random steps of the bounds make
-        // some paths through the same tree far longer than others (V from
-        // its optimum: proven within 215 and 344 tree nodes on two streams
-        // of random steps, not within 1,200 on two others). A fresh start
+        // some paths through the same tree far longer than others (the same
+        // proof can be done in a few hundred tree nodes on one stream of
+        // random steps and not after several times that on another). A fresh start
         // after a budget of nodes that grows each time (after Luby et al.)
         // samples another path, and the growing budget still gives a tree
         // that needs a long path one.
@@ -630,7 +630,7 @@ void ProofSearch::settle(const std::function<bool(Int128*)>& upper,
     ++stats_.pruned_bound;
     return;
   }
-  // Reduced costs: the pieces' minima, and each value's bound with it fixed.
+  // Reduced costs: the pieces' minima, and each strategy's bound with it fixed.
   node_min_.assign(pm.n, 0.0);
   edge_min_.assign(pm.p->num_edges(), 0.0);
   for (int a = 0; a < pm.n; ++a) {
@@ -680,15 +680,15 @@ void ProofSearch::settle(const std::function<bool(Int128*)>& upper,
     offer_if_better(s, offer, upper);
     return;
   }
-  // Children: one per usage class of the node's live values (values with
+  // Children: one per usage class of the node's live strategies (strategies with
   // the same usage on each of its pieces: memory cannot tell them apart, the
-  // pairwise bound can), or one per value when all share one class. The
+  // pairwise bound can), or one per strategy when all share one class. The
   // rounding's class first, then by the least node piece in the class;
   // pushed in reverse so the first is searched first.
   const int Ka = pm.dom_size(a);
   const int first = position_[pm.p->strategy_offset[a] + best_rounding_[a]];
-  std::vector<int> cls(Ka, -1);  // per live value: the least live value of its class
-  std::vector<int> heads;        // one value per class
+  std::vector<int> cls(Ka, -1);  // per live strategy: the least live strategy of its class
+  std::vector<int> heads;        // one strategy per class
   for (int k = 0; k < Ka; ++k) {
     if (!f.live[pm.dom_off[a] + k]) continue;
     if (m_->params.proof_branch_classes)
@@ -706,7 +706,7 @@ void ProofSearch::settle(const std::function<bool(Int128*)>& upper,
       heads.push_back(k);
     }
   }
-  if (heads.size() < 2) {  // one class: branch on the values
+  if (heads.size() < 2) {  // one class: branch on the strategies
     heads.clear();
     for (int k = 0; k < Ka; ++k)
       if (f.live[pm.dom_off[a] + k]) heads.push_back(cls[k] = k);

@@ -3,17 +3,17 @@
 // where no proof is in reach, its root's bound and roundings still pay (all
 // its steps on one problem, on forward-checked domains). It runs on the
 // contracted problem (tied groups as one node) when there is one, else on the
-// model itself. At every node of its tree, over the values still live there:
-//  - memory forward checking: a value that cannot fit, with every other node
+// model itself. At every tree node, over the strategies still live there:
+//  - memory forward checking: a strategy that cannot fit, with every other node
 //    at its least live usage, at a segment where the limit can bind, goes;
 //  - the subtree's Lagrangian bound (multipliers per segment moved by the
-//    bound's own rounding, message passing on the live values), warm-started
+//    bound's own rounding, message passing on the live strategies), warm-started
 //    from its parent's multipliers and messages. Costs are integers, so the
 //    subtree is pruned once the bound exceeds the incumbent's cost minus one;
-//  - reduced costs: the bound's pieces with one value fixed remove each value
+//  - reduced costs: the bound's pieces with one strategy fixed remove each strategy
 //    that alone lifts the bound that far;
 //  - branching: where the rounding exceeds the limit, on the node at the most
-//    exceeded segment whose rounded value uses most above its least there
+//    exceeded segment whose rounded strategy uses most above its least there
 //    (the memory rows are where the Lagrangian gap sits); otherwise on the
 //    node whose pieces the rounding pays most above their minima.
 // Every feasible rounding and leaf is offered as an answer. The tree is kept
@@ -147,7 +147,7 @@ class ProofSearch {
   std::vector<int32_t> position_;  // per proof-model strategy (problem offsets): its domain position
 
   // The model the node in flight's bound runs on: the proof model itself, or
-  // (view_) the proof model cut down to the node's live values, when the
+  // (view_) the proof model cut down to the node's live strategies, when the
   // matrices to copy for that are at most half the proof model's.
   SearchModel view_;
   const SearchModel* cm_ = nullptr;
@@ -175,7 +175,7 @@ class ProofSearch {
   void open_view();
   // mp_'s messages back into the node in flight's warm start (for its children).
   void close_view();
-  // map(offset in layout_, offset in mp_) for every side of a value in the
+  // map(offset in layout_, offset in mp_) for every side of a strategy in the
   // view: how messages and pieces move between the two layouts.
   template <class Map>
   void for_each_side(const Map& map) const;

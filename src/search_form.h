@@ -20,7 +20,7 @@ double forbidden_cost_for_search(const Problem& p);
 
 // What the rewrite below needs to know of the matrices, gathered row by row
 // (the loader adds each row as it ends, while the row is still in cache, which
-// saves a pass over the matrices: a third of a second on a 1.3 GB file).
+// saves a pass over the matrices, which is felt on the largest files).
 struct EdgeCostSummary {
   std::vector<int64_t> edge_max;  // per edge in order: its largest finite entry (0 if none)
   int64_t forbidden_min = INT64_MAX, forbidden_max = INT64_MIN;

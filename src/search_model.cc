@@ -59,7 +59,7 @@ void SearchModel::build_order() {
       lo[i] = P.seg_lo[i];
       hi[i] = P.seg_hi[i];
     }
-  // A node without an interval (its value never held in memory) is used
+  // A node without an interval (its output never held in memory) is used
   // where its earliest neighbour is made: right after it, as its consumer.
   // (Before it, the sweep met the consumer first: message passing converges
   // alike, as only each edge's direction counts, but its rounding chose

@@ -41,7 +41,7 @@ struct SearchModel {
   std::vector<const double*> mat_at;
   std::vector<double> mat;
   // The sweep order: nodes by their live interval (start, then end). In a
-  // compiler's output that is nearly program order (on A exactly), so layers
+  // compiler's output that is nearly program order, so layers
   // and chains are local, but it comes from the graph, not from how the nodes
   // are numbered. A node without an interval goes with the earliest start
   // among its neighbours; ties keep index order.

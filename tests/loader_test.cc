@@ -343,7 +343,7 @@ TEST(Loader, AnySplitIntoPiecesGivesTheSameProblem) {
 TEST(Loader, PiecesGiveTheSameErrorsAsTheWhole) {
   const std::string json = tricky_document();
   // Every truncation, and one wrong byte at every position, whole and byte by byte.
-  const char kBytes[] = {'\0', ']', '}', ',', '"', '-', '.', 'e', '9', ' ', 'x', '\\'};
+  const char kBytes[] = {'\0', ']', '}', ',', '"', '-', '.', 'e', '9', ' ', 'x', '\\', '\x80', '\xf0'};
   for (size_t i = 0; i < json.size(); ++i) {
     std::vector<std::string> inputs = {json.substr(0, i)};
     for (char c : kBytes) {
@@ -589,6 +589,48 @@ TEST(Loader, RejectsNulBytes) {
   size_t at = s.find("[95]") + 3;
   s[at] = '\0';
   EXPECT_TRUE(Rejects(s, {"byte " + std::to_string(at), "NUL", "problem.nodes.costs[4]"}));
+}
+
+// RFC 8259 wants JSON text in UTF-8; RapidJSON with kParseValidateEncodingFlag
+// refuses anything else, and fuzz_json_diff found the push parser passing such
+// bytes through (a key "\x90roblem"). Strings and keys must be UTF-8 as RFC 3629
+// defines it, whole or in pieces.
+TEST(Loader, RejectsStringsThatAreNotUtf8) {
+  // Accepted: the first and last character of each length.
+  for (const std::string good : {"\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf",
+                                 "\xee\x80\x80", "\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"}) {
+    Doc d;
+    d.name = "\"a" + good + "b\"";
+    for (size_t piece : {size_t(1), size_t(1) << 20}) {
+      Problem p;
+      const Status st = load_in_pieces(d.str(), piece, &p);
+      ASSERT_TRUE(st.ok) << st.message;
+      EXPECT_EQ(p.name, "a" + good + "b");
+    }
+  }
+  // Refused, at the byte that breaks the character: a lone continuation byte,
+  // overlong forms, encoded surrogates, beyond U+10FFFF, bytes never in UTF-8,
+  // a character cut short by the closing quote; in a value and in a key.
+  const std::pair<std::string, size_t> bad[] = {
+      {"\x80", 0},         {"\xbf", 0},         {"\xc0\xaf", 0},         {"\xc1\xbf", 0},
+      {"\xe0\x9f\xbf", 1}, {"\xed\xa0\x80", 1}, {"\xed\xbf\xbf", 1},     {"\xf0\x8f\xbf\xbf", 1},
+      {"\xf4\x90\x80\x80", 1}, {"\xf5\x80\x80\x80", 0}, {"\xff", 0},   {"\xc3\x28", 1},
+      {"\xe2\x82\x28", 2}, {"\xe2\x82", 2},     {"\xf0\x9f\x98", 3}};
+  for (const auto& [bytes, at] : bad) {
+    Doc d;
+    d.name = "\"ab" + bytes + "\"";
+    const std::string json = d.str();
+    const std::string where = "JSON syntax error at byte " + std::to_string(json.find("ab") + 2 + at);
+    EXPECT_TRUE(Rejects(json, {where, "invalid UTF-8 in a string"})) << testing::PrintToString(bytes);
+    Problem p;
+    const Status st = load_in_pieces(json, 1, &p);
+    EXPECT_FALSE(st.ok);
+    EXPECT_NE(st.message.find(where), std::string::npos) << st.message;
+    const std::string key = "{\"problem\":{\"x" + bytes + "\":1}}";
+    EXPECT_TRUE(Rejects(key, {"JSON syntax error at byte " + std::to_string(14 + at), "invalid UTF-8"}))
+        << testing::PrintToString(bytes);
+  }
+  EXPECT_TRUE(Rejects("{\"\x90roblem\":{\"nod]s\":[]}}", {"JSON syntax error at byte 2", "invalid UTF-8"}));
 }
 
 TEST(Loader, DeepNestingDoesNotOverflowTheStack) {
