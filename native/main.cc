@@ -20,142 +20,12 @@
 #include "solver.h"
 #include "version.h"
 
+#include "cli_common.h"
+
 using namespace iopddl;
+using namespace iopddl::cli;
 
-namespace {
-
-const char* kUsage =
-    "usage: iopddl [options] PROBLEM TIMEOUT_SECONDS\n"
-    "       iopddl evaluate PROBLEM SOLUTION_FILE\n"
-    "       iopddl check PROBLEM\n"
-    "\n"
-    "Solves an intra-operator parallelism problem (contest JSON, plain or .gz)\n"
-    "within TIMEOUT_SECONDS of wall time, load and output included. Progress lines\n"
-    "start with '#'; the last line is the solution [s0, s1, ...].\n"
-    "\n"
-    "options:\n"
-    "  --threads N   search threads (default: all cores)\n"
-    "  --seed N      random seed (default: 1)\n"
-    "  --rounds N    stop after N search rounds per thread (with --threads 1 and a\n"
-    "                fixed seed the answer is then reproducible)\n"
-    "  --quiet       print only the solution line\n"
-    "  --stats       at the end, print per mechanism how often it was tried and improved,\n"
-    "                its share of the search's time and its fall in cost per second\n"
-    "  --start FILE  start from the solution in FILE (its last line [s0, s1, ...], such\n"
-    "                as a previous run's output)\n"
-    "  --limit N     solve at usage limit N instead of the file's (a non-negative integer)\n"
-    "  --limit-scale X\n"
-    "                solve at the file's usage limit times X (X > 0, rounded down)\n"
-    "  --set NAME=VALUE\n"
-    "                set a search parameter (repeatable; --list-params lists them)\n"
-    "  --list-params the search parameters: name, default, range and what each does\n"
-    "  --help        this text\n"
-    "  --version     the version\n"
-    "\n"
-    "exit status: 0 feasible answer; 1 no feasible answer found (the least-violating\n"
-    "one is still printed); 2 bad arguments (including a file that cannot be\n"
-    "opened); 3 invalid input. evaluate exits 0 when the solution is feasible, 1 when\n"
-    "it is infeasible, 2 on bad arguments, 3 when the problem or solution is invalid.\n"
-    "check loads and validates PROBLEM and prints its counts and digest (exit 0, or 2\n"
-    "or 3 as above).\n";
-
-// The problem's name as one safe line: control bytes (a newline would start a
-// line that is not a '#' progress line) shown as \xHH.
-std::string printable(const std::string& name) {
-  std::string out;
-  for (unsigned char c : name) {
-    if (c < 0x20 || c == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else {
-      out.push_back(char(c));
-    }
-  }
-  return out;
-}
-
-int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "iopddl: %s\n\n%s", msg.c_str(), kUsage);
-  return 2;
-}
-
-// A file that cannot be opened for reading is a bad argument (exit 2), not bad input.
-bool readable(const char* path, std::string* why) {
-  FILE* f = std::fopen(path, "rb");
-  if (!f) {
-    *why = std::strerror(errno);
-    return false;
-  }
-  struct stat sb;
-  const bool dir = fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode);
-  std::fclose(f);
-  if (dir) {
-    *why = "is a directory";
-    return false;
-  }
-  return true;
-}
-
-bool parse_number(const char* s, double* out) {
-  if (!*s) return false;
-  char* end = nullptr;
-  double v = std::strtod(s, &end);
-  if (*end != '\0' || !std::isfinite(v)) return false;
-  *out = v;
-  return true;
-}
-
-bool parse_uint(const char* s, uint64_t* out) {
-  if (!*s) return false;
-  for (const char* c = s; *c; ++c)
-    if (*c < '0' || *c > '9') return false;
-  errno = 0;
-  unsigned long long v = std::strtoull(s, nullptr, 10);
-  if (errno) return false;
-  *out = v;
-  return true;
-}
-
-std::string percent(Int128 num, Int128 den) {
-  if (den <= 0) return "?";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4f", 100.0 * double(num) / double(den));
-  return buf;
-}
-
-// A whole (small) text file, such as a solution.
-Status read_text_file(const char* path, std::string* text) {
-  FILE* f = std::fopen(path, "rb");
-  if (!f) return Status::Error(std::string(path) + ": cannot open file: " + std::strerror(errno), StatusCode::kIo);
-  text->clear();
-  char buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, got);
-  const bool read_failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (read_failed) return Status::Error(std::string(path) + ": read error", StatusCode::kIo);
-  return Status::Ok();
-}
-
-void list_params() {
-  std::printf("%-24s %12s  %-24s %s\n", "parameter", "default", "range", "what it does");
-  for (int k = 0; k < kParamCount; ++k) {
-    const ParamInfo& info = kParamInfo[k];
-    char range[64];
-    std::snprintf(range, sizeof range, "[%.10g, %.10g]%s", info.lo, info.hi, info.integer ? " integer" : "");
-    std::printf("%-24s %12.10g  %-24s %s\n", info.name, info.def, range, info.why);
-  }
-}
-
-// The exit status for a failed step, from the kind of error: a file that
-// cannot be read or a bad option is a bad argument (2, with the usage), the
-// rest invalid input (3).
-int fail(const Status& st, const std::string& prefix = "") {
-  if (st.code == StatusCode::kIo || st.code == StatusCode::kBadArgument) return usage_error(prefix + st.message);
-  std::fprintf(stderr, "iopddl: %s%s\n", prefix.c_str(), st.message.c_str());
-  return 3;
-}
+namespace iopddl::cli {
 
 int run_evaluate(int argc, char** argv) {
   if (argc != 4) return usage_error("evaluate needs PROBLEM and SOLUTION_FILE");
@@ -207,21 +77,19 @@ int run_check(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace
+}  // namespace iopddl::cli
 
 int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   if (argc >= 2 && std::strcmp(argv[1], "evaluate") == 0) return run_evaluate(argc, argv);
   if (argc >= 2 && std::strcmp(argv[1], "check") == 0) return run_check(argc, argv);
-  int threads = 0;
-  uint64_t seed = 1;
-  int64_t rounds = 0;
+  if (argc >= 2 && std::strcmp(argv[1], "sweep") == 0) return run_sweep(argc, argv);
+  SearchArgs search;
   bool quiet = false;
   bool print_stats = false;
   const char* start_file = nullptr;
   int64_t limit = -1;       // --limit N (-1: not given)
   double limit_scale = 0;  // --limit-scale X (0: not given)
-  Params params;
   std::vector<const char*> pos;
   for (int k = 1; k < argc; ++k) {
     const char* a = argv[k];
@@ -230,16 +98,15 @@ int main(int argc, char** argv) {
     if (!std::strcmp(a, "--quiet")) { quiet = true; continue; }
     if (!std::strcmp(a, "--stats")) { print_stats = true; continue; }
     if (!std::strcmp(a, "--list-params")) { list_params(); return 0; }
-    if (!std::strcmp(a, "--set") || !std::strcmp(a, "--start")) {
+    if (!std::strcmp(a, "--start")) {
       if (k + 1 >= argc) return usage_error(std::string(a) + " needs a value");
-      if (!std::strcmp(a, "--start")) {
-        start_file = argv[++k];
-        continue;
-      }
-      Status ps = set_param(&params, argv[++k]);
-      if (!ps) return usage_error("--set: " + ps.message);
+      start_file = argv[++k];
       continue;
     }
+    int status = 0;
+    const int took = take_search_arg(argc, argv, &k, &search, &status);
+    if (took < 0) return status;
+    if (took > 0) continue;
     if (!std::strcmp(a, "--limit") || !std::strcmp(a, "--limit-scale")) {
       if (k + 1 >= argc) return usage_error(std::string(a) + " needs a value");
       const char* v = argv[++k];
@@ -254,25 +121,7 @@ int main(int argc, char** argv) {
       if (limit >= 0 && limit_scale > 0) return usage_error("--limit and --limit-scale exclude each other");
       continue;
     }
-    if (!std::strcmp(a, "--threads") || !std::strcmp(a, "--seed") || !std::strcmp(a, "--rounds")) {
-      if (k + 1 >= argc) return usage_error(std::string(a) + " needs a value");
-      uint64_t v;
-      if (!parse_uint(argv[k + 1], &v)) return usage_error(std::string(a) + " needs a non-negative integer, got '" + argv[k + 1] + "'");
-      if (!std::strcmp(a, "--threads")) {
-        if (v < 1 || v > uint64_t(kMaxThreads))
-          return usage_error("--threads must be between 1 and " + std::to_string(kMaxThreads));
-        threads = int(v);
-      } else if (!std::strcmp(a, "--rounds")) {
-        rounds = int64_t(v);
-      } else {
-        seed = v;
-      }
-      ++k;
-      continue;
-    }
-    // "-1" is a (negative) number; any other word starting with '-' is an option.
-    if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.')
-      return usage_error(std::string("unknown option ") + a);
+    if (is_option(a)) return usage_error(std::string("unknown option ") + a);
     pos.push_back(a);
   }
   if (pos.size() != 2) return usage_error("expected PROBLEM and TIMEOUT_SECONDS");
@@ -301,13 +150,14 @@ int main(int argc, char** argv) {
   }
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Keep a margin for stopping threads and printing: the contest counts it all.
+  const Params& params = search.params;
   const double margin = std::min(params.stop_margin_share * timeout,
                                  params.stop_margin_base + params.stop_margin_rate * timeout);
   SolveOptions opt;
   opt.time_limit_seconds = std::max(0.0, timeout - margin - load_s);
-  opt.threads = threads;
-  opt.seed = seed;
-  opt.max_rounds = rounds;
+  opt.threads = search.threads;
+  opt.seed = search.seed;
+  opt.max_rounds = search.rounds;
   opt.params = params;
   if (start_file) {
     std::string text;

@@ -59,12 +59,14 @@ Evaluation evaluate(const Problem& p, const std::vector<int32_t>& assignment) {
   return evaluate(p, assignment, p.limit());
 }
 
-Int128 least_peak_usage(const Problem& p) {
+std::vector<int32_t> least_usage_plan(const Problem& p) {
   std::vector<int32_t> least(p.num_nodes(), 0);
   for (int i = 0; i < p.num_nodes(); ++i)
     for (int s = 1; s < p.num_strategies(i); ++s)
       if (p.usage(i, s) < p.usage(i, least[i])) least[i] = s;
-  return evaluate(p, least).peak_usage;
+  return least;
 }
+
+Int128 least_peak_usage(const Problem& p) { return evaluate(p, least_usage_plan(p)).peak_usage; }
 
 }  // namespace iopddl

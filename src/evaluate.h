@@ -31,5 +31,7 @@ Evaluation evaluate(const Problem& p, const std::vector<int32_t>& assignment, co
 // node at its least usage (a node's usage is constant over its interval, so
 // that minimises every moment at once). A limit below it has no answer.
 Int128 least_peak_usage(const Problem& p);
+// That assignment: each node's first strategy of least usage.
+std::vector<int32_t> least_usage_plan(const Problem& p);
 
 }  // namespace iopddl

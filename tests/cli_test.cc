@@ -591,5 +591,63 @@ TEST_F(Cli, ProblemNameWithControlBytesStaysOnOneProgressLine) {
   EXPECT_EQ(e.out.find("a\n[7]"), std::string::npos) << e.out;
 }
 
+
+TEST_F(Cli, SweepPrintsAFallingCurveWithItsBounds) {
+  Outcome r = run({"sweep", kG, "20", "--points", "4", "--threads", "1", "--rounds", "3"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> lines = r.out_lines();
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& l : lines) {
+    if (l.empty() || l[0] == '#' || l.find("limit") != std::string::npos) continue;
+    std::istringstream in(l);
+    std::vector<std::string> f;
+    for (std::string w; in >> w;) f.push_back(w);
+    rows.push_back(f);
+  }
+  ASSERT_EQ(rows.size(), 4u) << r.out;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    ASSERT_GE(rows[k].size(), 6u) << r.out;
+    if (k == 0) continue;
+    EXPECT_LT(std::stoll(rows[k - 1][0]), std::stoll(rows[k][0])) << r.out;  // limits grow
+    EXPECT_LE(std::stoll(rows[k][1]), std::stoll(rows[k - 1][1])) << r.out;  // costs fall
+    if (rows[k][2] != "-") EXPECT_LE(std::stoll(rows[k][2]), std::stoll(rows[k][1])) << r.out;  // bound below cost
+    EXPECT_LE(std::stoll(rows[k][4]), std::stoll(rows[k][0])) << r.out;  // the plan's peak fits
+  }
+  EXPECT_NE(r.out.find("# least peak "), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, SweepJsonAtGivenLimits) {
+  Outcome r = run({"sweep", kExample, "5", "--limits", "60,49,50", "--json", "--rounds", "5", "--threads", "1"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::string& o = r.out;
+  EXPECT_NE(o.find("\"least_peak\":50"), std::string::npos) << o;
+  const size_t a = o.find("\"limit\":49"), b = o.find("\"limit\":50"), c = o.find("\"limit\":60");
+  ASSERT_TRUE(a != std::string::npos && b != std::string::npos && c != std::string::npos) << o;
+  EXPECT_LT(a, b);
+  EXPECT_LT(b, c);
+  EXPECT_NE(o.find("\"limit\":49,\"feasible\":false"), std::string::npos) << o;
+  EXPECT_NE(o.find("\"limit\":50,\"feasible\":true,\"cost\":445,"), std::string::npos) << o;
+  EXPECT_NE(o.find("\"assignment\":[0, 0, 2, 1, 0]"), std::string::npos) << o;
+}
+
+TEST_F(Cli, SweepRefusesBadArguments) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"sweep", kExample},
+           {"sweep", kExample, "-1"},
+           {"sweep", kExample, "5", "--points", "0"},
+           {"sweep", kExample, "5", "--points", "x"},
+           {"sweep", kExample, "5", "--limits", "10,-3"},
+           {"sweep", kExample, "5", "--limits", "10,,20"},
+           {"sweep", kExample, "5", "--limits", "10", "--points", "3"},
+           {"sweep", kExample, "5", "--bogus"},
+       }) {
+    Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_NE(r.err.find("iopddl: "), std::string::npos) << r.err;
+  }
+  Outcome item = run({"sweep", kExample, "5", "--limits", "10,-3"});
+  EXPECT_NE(item.err.find("--limits item 1"), std::string::npos) << item.err;
+}
+
 }  // namespace
 }  // namespace iopddl
