@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// Work per second, package against CLI, per search mechanism: the same
+// instance, threads, seed and time on both sides. For each mechanism the rate
+// is what it tried (windows, rounding passes, proof tree nodes, ...) per second
+// spent in it, from the CLI's --stats table and the package's
+// result.stats.mechanisms; the totals (message passes, windows, local moves,
+// rounds) are per second of the solve. The ratio is package / CLI: 1 is native
+// speed. Rates within a mechanism do not depend on how the scheduler shared the
+// time out, so two runs whose shares differ still compare.
+//
+//   node wasm/bench-mechanisms.mjs [--benchmarks DIR] [--only A C M S] [--threads 1,2]
+//                                  [--seconds 20] [--seed 1] [--native build/iopddl] [--dist dist]
+//                                  [--rounds R]
+//
+// --rounds R: one thread and a budget of R rounds on both sides, which then do
+// exactly the same work (the package gives the CLI's answer): the ratio per
+// mechanism is the CLI's seconds in it over the package's, and the line
+// 'all' the solves' times. The counts are checked to be equal.
+//
+// DIR holds best_known.tsv and the instances (default ../shared/benchmarks).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
+};
+const benchDir = resolve(root, opt('--benchmarks', '../shared/benchmarks'));
+const threadCounts = opt('--threads', '1,2').split(',').map(Number);
+const seconds = Number(opt('--seconds', '20'));
+const seed = opt('--seed', '1');
+const native = resolve(root, opt('--native', 'build/iopddl'));
+const dist = resolve(root, opt('--dist', 'dist'));
+const rounds = Number(opt('--rounds', '0'));
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? args.slice(onlyAt + 1).filter((a) => !a.startsWith('--')) : ['A', 'C', 'M', 'S'];
+
+if (!existsSync(native)) throw new Error(`${native} not found: build the CLI first (scripts/setup.sh)`);
+const { createSolver } = await import(join(dist, 'node.mjs'));
+
+const rows = readFileSync(join(benchDir, 'best_known.tsv'), 'utf8').trim().split('\n').slice(1)
+  .map((l) => l.split('\t'))
+  .map(([instance, file]) => ({ instance, file: join(benchDir, file) }))
+  .filter((r) => only.includes(r.instance));
+
+// The CLI's --stats: "# done in X s: R rounds, P message passes, W windows, L local moves, ..."
+// and one "# name tried improved seconds share fall/s what" line per mechanism.
+function runNative(file, threads) {
+  const budget = rounds > 0 ? ['--rounds', String(rounds)] : [];
+  const p = spawnSync(native, ['--threads', String(threads), '--seed', seed, '--stats', ...budget, file,
+    String(rounds > 0 ? 100000 : seconds)],
+    { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const text = p.stdout + p.stderr;
+  const done = /# done in ([\d.]+) s: (\d+) rounds, (\d+) message passes, (\d+) windows, (\d+) local moves/.exec(text);
+  if (!done) throw new Error(`no statistics from the CLI on ${file}:\n${text.slice(-2000)}`);
+  const loaded = /loaded in ([\d.]+) s/.exec(text);
+  const mechanisms = {};
+  for (const m of text.matchAll(/^# (\w+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+[\d.]+%/gm))
+    mechanisms[m[1]] = { tried: Number(m[2]), seconds: Number(m[4]) };
+  return {
+    // "done in" counts from the process's start: less the loading, the core's solve.
+    solveS: Number(done[1]) - (loaded ? Number(loaded[1]) : 0), loadS: loaded ? Number(loaded[1]) : 0,
+    totals: { rounds: +done[2], messagePasses: +done[3], windows: +done[4], localMoves: +done[5] },
+    mechanisms,
+  };
+}
+
+async function runPackage(file, threads, solveMs) {
+  const solver = await createSolver({ threads });
+  try {
+    const p = await solver.loadFile(file);
+    const r = await p.solve({ threads, seed: BigInt(seed), timeLimitMs: rounds > 0 ? 1e8 : solveMs,
+      ...(rounds > 0 ? { maxRounds: rounds } : {}) });
+    p.dispose();
+    const s = r.stats;
+    return {
+      solveS: s.solverMs / 1000,
+      totals: { rounds: s.rounds, messagePasses: s.messagePasses, windows: s.windows, localMoves: s.localMoves },
+      mechanisms: Object.fromEntries(Object.entries(s.mechanisms).map(([k, v]) => [k, { tried: v.tried, seconds: v.seconds }])),
+    };
+  } finally {
+    await solver.dispose();
+  }
+}
+
+const rate = (tried, s) => (s > 0.05 ? tried / s : NaN);
+const fmt = (x) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x.toPrecision(3)) : '-');
+
+const summary = [];
+if (rounds > 0) {
+  for (const r of rows) {
+    const cli = runNative(r.file, 1);
+    const pkg = await runPackage(r.file, 1, 0);
+    console.log(`\n${r.instance}, 1 thread, ${rounds} rounds: CLI ${cli.solveS.toFixed(2)} s, package ${pkg.solveS.toFixed(2)} s`);
+    console.log('mechanism'.padEnd(22) + 'tried'.padStart(10) + 'CLI s'.padStart(10) + 'package s'.padStart(11) + 'ratio'.padStart(8));
+    for (const [name, c] of Object.entries(cli.mechanisms)) {
+      const w = pkg.mechanisms[name];
+      if (!w || name === 'groupMove' || name === 'restart' || c.seconds < 0.05) continue;
+      const same = w.tried === c.tried ? '' : `  (package tried ${w.tried})`;
+      const ratio = c.seconds / w.seconds;
+      console.log(name.padEnd(22) + String(c.tried).padStart(10) + c.seconds.toFixed(2).padStart(10) +
+        w.seconds.toFixed(2).padStart(11) + ratio.toFixed(2).padStart(8) + same);
+      summary.push({ instance: r.instance, threads: 1, name, ratio });
+    }
+    console.log('all'.padEnd(32) + cli.solveS.toFixed(2).padStart(10) + pkg.solveS.toFixed(2).padStart(11) +
+      (cli.solveS / pkg.solveS).toFixed(2).padStart(8));
+  }
+}
+for (const r of rounds > 0 ? [] : rows) {
+  for (const threads of threadCounts) {
+    const cli = runNative(r.file, threads);
+    const pkg = await runPackage(r.file, threads, Math.round(cli.solveS * 1000));
+    console.log(`\n${r.instance}, ${threads} thread(s): CLI solve ${cli.solveS.toFixed(1)} s, package ${pkg.solveS.toFixed(1)} s`);
+    console.log('what'.padEnd(22) + 'CLI /s'.padStart(12) + 'package /s'.padStart(12) + 'ratio'.padStart(8));
+    const line = (name, a, b) => {
+      const ratio = b / a;
+      console.log(name.padEnd(22) + fmt(a).padStart(12) + fmt(b).padStart(12) + (Number.isFinite(ratio) ? ratio.toFixed(2) : '-').padStart(8));
+      if (Number.isFinite(ratio)) summary.push({ instance: r.instance, threads, name, ratio });
+    };
+    for (const k of Object.keys(cli.totals)) line(k, cli.totals[k] / cli.solveS, pkg.totals[k] / pkg.solveS);
+    for (const [name, c] of Object.entries(cli.mechanisms)) {
+      const w = pkg.mechanisms[name];
+      if (!w || name === 'groupMove' || name === 'restart') continue;  // not timed, or not work
+      line(name, rate(c.tried, c.seconds), rate(w.tried, w.seconds));
+    }
+  }
+}
+const mechanismRatios = summary.filter((s) => !['rounds', 'messagePasses', 'windows', 'localMoves'].includes(s.name));
+if (mechanismRatios.length) {
+  const worst = mechanismRatios.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+  console.log(`\nlowest mechanism ratio: ${worst.ratio.toFixed(2)} (${worst.name} on ${worst.instance}, ${worst.threads} thread(s))`);
+}
