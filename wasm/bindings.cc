@@ -35,6 +35,7 @@
 #include "solution_io.h"
 #include "solver.h"
 #include "status.h"
+#include "sweep.h"
 #include "version.h"
 
 namespace {
@@ -206,6 +207,51 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
   return j.done();
 }
 
+std::string assignment_json(const std::vector<int32_t>& a) {
+  std::string s = "[";
+  s.reserve(a.size() * 3 + 2);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(a[i]);
+  }
+  return s + "]";
+}
+
+// A sweep's point (src/sweep.h: SweepPoint).
+std::string sweep_point_json(const SweepPoint& pt) {
+  Json j;
+  j.big("limit", pt.limit).boolean("feasible", pt.feasible).big("cost", pt.cost);
+  if (pt.has_lower_bound) j.big("lowerBound", pt.lower_bound); else j.null("lowerBound");
+  j.big("peakUsage", pt.peak_usage).num("seconds", pt.seconds);
+  if (pt.first_feasible_seconds >= 0) j.num("firstFeasibleSeconds", pt.first_feasible_seconds);
+  else j.null("firstFeasibleSeconds");
+  j.boolean("provenOptimal", pt.proven_optimal).boolean("provenInfeasible", pt.proven_infeasible);
+  j.boolean("fromNeighbour", pt.from_neighbour).raw("assignment", assignment_json(pt.assignment));
+  return j.done();
+}
+
+// A sweep's result (src/sweep.h: SweepResult), or {"error":...} when it failed.
+std::string sweep_json(const SweepResult& r, bool stopped) {
+  Json j;
+  if (!r.status.ok) return j.str("error", r.status.message).done();
+  j.big("leastPeak", r.least_peak);
+  if (r.has_free_plan) {
+    Json f;
+    f.big("cost", r.free_cost).big("peakUsage", r.free_peak);
+    if (r.free_has_lower_bound) f.big("lowerBound", r.free_lower_bound); else f.null("lowerBound");
+    j.raw("freePlan", f.done());
+  } else {
+    j.null("freePlan");
+  }
+  std::string pts = "[";
+  for (size_t k = 0; k < r.points.size(); ++k) {
+    if (k) pts += ',';
+    pts += sweep_point_json(r.points[k]);
+  }
+  j.raw("points", pts + "]").boolean("stopped", stopped);
+  return j.done();
+}
+
 // ---------------------------------------------------------------- tasks
 
 enum TaskStateCode { kRunning = 0, kDone = 1, kFailed = 2 };
@@ -221,6 +267,7 @@ struct TaskState {
   std::string progress;
   uint64_t progress_seq = 0;
   std::string result;  // JSON
+  std::vector<std::string> items;  // a sweep's points as they finish (JSON)
 
   void finish(std::string json) {
     {
@@ -386,6 +433,15 @@ class Task {
     return s_->result;
   }
   void stop() { s_->stop.store(true); }
+  // A sweep's points finished so far, in the order solved.
+  int itemCount() const {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return int(s_->items.size());
+  }
+  std::string item(int k) const {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return k >= 0 && size_t(k) < s_->items.size() ? s_->items[size_t(k)] : "null";
+  }
 
  private:
   std::shared_ptr<TaskState> s_;
@@ -506,6 +562,31 @@ Status solve_options(double time_limit_seconds, int threads, const std::string& 
   return Status::Ok();
 }
 
+// A sweep's options: `limits` comma-separated non-negative decimal integers
+// ("" : `points` limits chosen by the core's sweep); the rest as for
+// solve_options (the time limit is the whole sweep's).
+Status sweep_options(double time_limit_seconds, int threads, const std::string& seed, double max_rounds,
+                     const std::string& limits, int points, const std::string& params, SweepOptions* o) {
+  Status s = solve_options(time_limit_seconds, threads, seed, max_rounds, "", params, 0, 0, &o->solve);
+  if (!s) return s;
+  o->points = points;
+  size_t at = 0;
+  while (at < limits.size()) {
+    size_t end = limits.find(',', at);
+    if (end == std::string::npos) end = limits.size();
+    const std::string t = limits.substr(at, end - at);
+    errno = 0;
+    char* e = nullptr;
+    const long long v = std::strtoll(t.c_str(), &e, 10);
+    if (t.empty() || errno || *e || t[0] == '-' || t[0] == '+' || t[0] == ' ')
+      return Status::Error("limits[" + std::to_string(o->limits.size()) +
+                           "] must be a non-negative integer below 2^63, got " + t);
+    o->limits.push_back(int64_t(v));
+    at = end + 1;
+  }
+  return Status::Ok();
+}
+
 #ifdef __EMSCRIPTEN_PTHREADS__
 // Starts a solve on its own pthread (the threaded build); `heartbeat` in
 // seconds (0: progress only on events); the rest as for solve_options.
@@ -544,6 +625,45 @@ Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int thr
       return;
     }
     task->finish(result_json(*problem, r, task->stop.load()));
+  });
+  return Task(task);
+}
+// Starts a sweep (src/sweep.h) on its own pthread: each point's JSON is added
+// to the task's items as it is solved; stop() ends the solve running, and the
+// rest get what time is left (little or none), so the sweep ends soon after.
+Task start_sweep(const ProblemHandle& handle, double time_limit_seconds, int threads, const std::string& seed,
+                 double max_rounds, const std::string& limits, int points, const std::string& params) {
+  auto task = std::make_shared<TaskState>();
+  std::shared_ptr<const Problem> problem = handle.problem();
+  if (!problem) {
+    task->fail("the problem was disposed");
+    return Task(task);
+  }
+  SweepOptions o;
+  Status os = sweep_options(time_limit_seconds, threads, seed, max_rounds, limits, points, params, &o);
+  if (!os) {
+    task->fail(os.message);
+    return Task(task);
+  }
+  run_task(task, [task, problem, o]() mutable {
+    TaskState* t = task.get();
+    o.solve.stop = &t->stop;
+    o.on_point = [t](const SweepPoint& pt) {
+      std::string json = sweep_point_json(pt);
+      std::lock_guard<std::mutex> lock(t->mu);
+      t->items.push_back(std::move(json));
+    };
+    SweepResult r = sweep(*problem, o);
+    if (g_oom_elsewhere.exchange(false)) {
+      task->out_of_memory.store(true);
+      task->state.store(kFailed);
+      return;
+    }
+    if (!r.status.ok) {
+      task->fail(r.status.message);
+      return;
+    }
+    task->finish(sweep_json(r, task->stop.load()));
   });
   return Task(task);
 }
@@ -592,6 +712,25 @@ class SessionHandle {
   std::unique_ptr<SolveSession> session_;
   std::string error_;
 };
+
+EM_JS(void, iopddl_post_sweep_point, (const char* json), {
+  if (Module['onSweepPoint']) Module['onSweepPoint'](UTF8ToString(json));
+});
+
+// A whole sweep, inline (the single-threaded build, inside the package's
+// Worker): the core's sweep cannot be sliced, so nothing can stop it once
+// started; it ends within its time limit. Each point goes to JavaScript as it
+// is solved. The result's JSON, or {"error":...}.
+std::string sweep_inline(const ProblemHandle& handle, double time_limit_seconds, const std::string& seed,
+                         double max_rounds, const std::string& limits, int points, const std::string& params) {
+  std::shared_ptr<const Problem> problem = handle.problem();
+  if (!problem) return Json().str("error", "the problem was disposed").done();
+  SweepOptions o;
+  Status os = sweep_options(time_limit_seconds, 1, seed, max_rounds, limits, points, params, &o);
+  if (!os) return Json().str("error", os.message).done();
+  o.on_point = [](const SweepPoint& pt) { iopddl_post_sweep_point(sweep_point_json(pt).c_str()); };
+  return sweep_json(sweep(*problem, o), false);
+}
 #endif
 
 bool threaded() {
@@ -655,11 +794,15 @@ EMSCRIPTEN_BINDINGS(iopddl) {
       .function("progressSeq", &Task::progressSeq)
       .function("progress", &Task::progress)
       .function("result", &Task::result)
-      .function("stop", &Task::stop);
+      .function("stop", &Task::stop)
+      .function("itemCount", &Task::itemCount)
+      .function("item", &Task::item);
   function("checkParams", &check_params);
 #ifdef __EMSCRIPTEN_PTHREADS__
   function("startSolve", &start_solve);
+  function("startSweep", &start_sweep);
 #else
+  function("sweep", &sweep_inline);
   class_<SessionHandle>("SolveSession")
       .constructor<const ProblemHandle&, double, const std::string&, double, const std::string&, const std::string&, double,
                    double>()

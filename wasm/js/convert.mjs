@@ -109,6 +109,49 @@ export function solveOptions(o, solver) {
   };
 }
 
+// sweep()'s options (index.d.ts: SweepOptions): the limits as the module
+// takes them (comma-separated decimal integers, '' for `points` chosen by the
+// core), the rest as solve()'s.
+const SWEEP_OPTIONS = ['limits', 'points', 'timeLimitMs', 'threads', 'seed', 'maxRounds', 'params', 'signal',
+  'onPoint'];
+export const DEFAULT_SWEEP_POINTS = 9;
+export const MAX_SWEEP_POINTS = 1000;
+
+export function sweepOptions(o, solver) {
+  o = o || {};
+  if (typeof o !== 'object') throw new TypeError('sweep() options must be an object');
+  for (const name of Object.keys(o)) {
+    if (!SWEEP_OPTIONS.includes(name)) {
+      throw new TypeError(`unknown sweep() option '${name}'; the options are ${SWEEP_OPTIONS.join(', ')}`);
+    }
+  }
+  if (o.limits !== undefined && o.points !== undefined) {
+    throw new TypeError('sweep() takes limits or points, not both');
+  }
+  let limits = '';
+  if (o.limits !== undefined) {
+    if (!Array.isArray(o.limits) || o.limits.length === 0) {
+      throw new TypeError('limits must be a non-empty array of non-negative integers (BigInt or safe integer)');
+    }
+    limits = o.limits.map((v, i) => {
+      if (typeof v === 'number') {
+        if (!Number.isSafeInteger(v)) throw new RangeError(`limits[${i}] must be an integer (a BigInt above 2^53), got ${v}`);
+        v = BigInt(v);
+      }
+      if (typeof v !== 'bigint') throw new TypeError(`limits[${i}] must be a BigInt or an integer, got ${typeof v}`);
+      if (v < 0n || v >= 2n ** 63n) throw new RangeError(`limits[${i}] must be between 0 and 2^63 - 1, got ${v}`);
+      return v.toString();
+    }).join(',');
+  }
+  const points = o.points === undefined ? DEFAULT_SWEEP_POINTS : checkInteger('points', o.points, 1, MAX_SWEEP_POINTS);
+  if (o.onPoint !== undefined && typeof o.onPoint !== 'function') throw new TypeError('onPoint must be a function');
+  const { timeLimitMs, threads, seed, maxRounds, params, signal } = solveOptions({
+    timeLimitMs: o.timeLimitMs, threads: o.threads, seed: o.seed, maxRounds: o.maxRounds, params: o.params,
+    signal: o.signal,
+  }, solver);
+  return { limits, points, timeLimitMs, threads, seed, maxRounds, params, signal, onPoint: o.onPoint };
+}
+
 // ------------------------------------------------------------------ results
 
 const big = (s) => (s === null || s === undefined ? null : BigInt(s));
@@ -196,6 +239,39 @@ export function convertResult(r, summary, extra) {
       slices: extra.slices ?? 1,
       history: s.history.map((h) => ({ ms: h.seconds * 1000, cost: BigInt(h.cost), feasible: h.feasible })),
     },
+  };
+}
+
+// A sweep's point (the module's JSON), BigInt for limit, costs and usages.
+export function convertSweepPoint(p) {
+  const cost = BigInt(p.cost);
+  const lowerBound = big(p.lowerBound);
+  return {
+    limit: BigInt(p.limit),
+    feasible: p.feasible,
+    cost,
+    lowerBound,
+    gap: p.feasible ? gapOf(cost, lowerBound) : null,
+    peakUsage: BigInt(p.peakUsage),
+    seconds: p.seconds,
+    firstFeasibleMs: p.firstFeasibleSeconds === null ? null : p.firstFeasibleSeconds * 1000,
+    provenOptimal: p.provenOptimal,
+    provenInfeasible: p.provenInfeasible,
+    fromNeighbour: p.fromNeighbour,
+    assignment: p.assignment,
+  };
+}
+
+export function convertSweep(r, extra) {
+  return {
+    leastPeak: BigInt(r.leastPeak),
+    freePlan: r.freePlan === null ? null : {
+      cost: BigInt(r.freePlan.cost), peakUsage: BigInt(r.freePlan.peakUsage), lowerBound: big(r.freePlan.lowerBound),
+    },
+    points: r.points.map(convertSweepPoint),
+    aborted: extra.aborted,
+    elapsedMs: extra.elapsedMs,
+    backend: extra.backend,
   };
 }
 

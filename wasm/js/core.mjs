@@ -12,7 +12,7 @@
 // (finding the files, creating Workers) come from node.mjs or browser.mjs.
 import {
   assignmentArray, checkInteger, checkSignal, convertEvaluation, convertProgress, convertResult, convertSummary,
-  solveOptions,
+  convertSweep, convertSweepPoint, solveOptions, sweepOptions,
 } from './convert.mjs';
 import { PIECE, inputPieces, peeked } from './input.mjs';
 import { GZIP_MAGIC, IopddlError, MAX_THREADS, VERSION, disposedError, now, sleep } from './shared.mjs';
@@ -110,6 +110,25 @@ class Problem {
       threadsRequested: o.threads,
       threadFallback: solver.threadFallback,
       slices: run.slices,
+    });
+  }
+
+  /**
+   * Memory against cost: the core's sweep (src/sweep.h) at the given limits or
+   * at `points` limits it chooses, each point's cost, bound and plan. Time is
+   * the whole sweep's. onPoint gets each point as it is solved (a point's cost
+   * may still fall and its bound rise in the final result).
+   */
+  async sweep(options) {
+    this._check();
+    const solver = this._solver;
+    const o = sweepOptions(options, solver);
+    const t0 = now();
+    const onPointJson = o.onPoint ? (json) => o.onPoint(convertSweepPoint(JSON.parse(json))) : () => {};
+    const r = JSON.parse(await solver._backend.sweep(this._handle, o, onPointJson));
+    if (r.error) throw new IopddlError(r.error, 'ERR_SOLVER');
+    return convertSweep(r, {
+      aborted: !!(o.signal && o.signal.aborted), elapsedMs: now() - t0, backend: solver.backend,
     });
   }
 

@@ -307,6 +307,66 @@ export interface LoadProgress {
   bytesTotal: number | null;
 }
 
+export interface SweepOptions {
+  /** The limits to solve at (any order; repeats dropped). Not with `points`. */
+  limits?: ReadonlyArray<bigint | number>;
+  /** How many limits the sweep chooses, 1 to 1000. Default 9. Not with `limits`. */
+  points?: number;
+  /** The whole sweep's time, shared out over its solves. Default as solve()'s. */
+  timeLimitMs?: number;
+  /** Search threads of each solve. Default: the solver's `threads`. */
+  threads?: number;
+  seed?: number | bigint;
+  /** A round budget for each solve (0: none); with one thread and a seed, the answers repeat. */
+  maxRounds?: number;
+  params?: Record<string, number>;
+  /**
+   * Threads back end: aborting stops the solve running and the rest get no
+   * time; the promise resolves with every point, those not yet solved barely
+   * searched. Single back end: the sweep runs whole inside the Worker and an
+   * abort is seen only before it starts (each solve then gets no time); once
+   * started it ends within `timeLimitMs`.
+   */
+  signal?: AbortSignal;
+  /** Each point as it is solved (not in order of limit; its cost may still fall and its bound rise). */
+  onPoint?: (point: SweepPoint) => void;
+}
+
+export interface SweepPoint {
+  limit: bigint;
+  /** A plan within the limit was found. */
+  feasible: boolean;
+  /** The plan's exact cost (the least-violating plan's when none fits). */
+  cost: bigint;
+  /** Proven: nothing within the limit costs less (null: none). */
+  lowerBound: bigint | null;
+  /** (cost - lowerBound) / cost when feasible with a bound, else null. */
+  gap: number | null;
+  peakUsage: bigint;
+  /** The point's solve, in seconds. */
+  seconds: number;
+  /** Into the point's solve (null: none found). */
+  firstFeasibleMs: number | null;
+  provenOptimal: boolean;
+  provenInfeasible: boolean;
+  /** The plan is the smaller limit's (cheaper than what the point's solve found). */
+  fromNeighbour: boolean;
+  /** One strategy per node: `problem.resultOf(assignment)` gives the views' result. */
+  assignment: number[];
+}
+
+export interface SweepResult {
+  /** Every node at its least usage: no plan peaks lower. */
+  leastPeak: bigint;
+  /** The cheapest plan found without a limit (when the sweep chose the points). */
+  freePlan: { cost: bigint; peakUsage: bigint; lowerBound: bigint | null } | null;
+  /** By limit, increasing. */
+  points: SweepPoint[];
+  aborted: boolean;
+  elapsedMs: number;
+  backend: 'threads' | 'single';
+}
+
 export interface Problem {
   readonly summary: ProblemSummary;
   readonly disposed: boolean;
@@ -325,6 +385,13 @@ export interface Problem {
    */
   resultOf(assignment: ArrayLike<number | bigint>): Promise<SolveResult>;
   solve(options?: SolveOptions): Promise<SolveResult>;
+  /**
+   * Memory against cost: the core's sweep (as `iopddl sweep`) at the given
+   * limits, or at `points` limits from the least peak any plan has to the peak
+   * of the cheapest plan without a limit (the file's limit among them). Costs
+   * and bounds never rise as the limit grows.
+   */
+  sweep(options?: SweepOptions): Promise<SweepResult>;
   /** Frees the problem in the module (running solves keep their own reference). */
   dispose(): void;
 }

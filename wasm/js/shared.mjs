@@ -217,6 +217,14 @@ export class ModuleCore {
     });
   }
 
+  // Starts a sweep: checks its parameters (as an IopddlError), then start().
+  startSweep(o, start) {
+    this.check();
+    const bad = this.mod.checkParams(o.params);
+    if (bad) throw new IopddlError(bad, 'ERR_INVALID_PARAMS');
+    return this.spending('sweep', start);
+  }
+
   // Runs f(); running out of memory inside it spends the module.
   spending(what, f) {
     try {

@@ -114,6 +114,22 @@ const ops = {
   parseSolution: (m) => core.parseSolution(m.text, m.source),
   nodeData: (m) => core.nodeData(problem(m.handle)),
 
+  // A sweep runs whole (the core's sweep has no slices): abort requests that
+  // come while it runs are not seen; it ends within its time limit. Its
+  // points are posted as they finish.
+  async sweep(m) {
+    const p = problem(m.handle);
+    await yieldToEvents();  // an abort posted just after the request gets in
+    const mod = core.mod;
+    mod.onSweepPoint = (json) => host.post({ id: m.id, type: 'progress', json, offsetMs: 0 });
+    try {
+      return core.startSweep(m, () => mod.sweep(p, m.aborted || aborted.has(m.id) ? 0 : m.timeLimitMs / 1000, m.seed, m.maxRounds,
+        m.limits, m.points, m.params));
+    } finally {
+      mod.onSweepPoint = null;
+    }
+  },
+
   // A solve runs as the core's session (SolveSession): with a signal, in
   // slices of `sliceMs`, reading abort requests between them; the session
   // keeps the model, the incumbent, prices and messages, so slicing costs

@@ -88,22 +88,44 @@ export class ThreadedBackend {
     const core = this.core;
     const task = core.startSolve(handle, o, (ptr, n) => core.mod.startSolve(handle, o.timeLimitMs / 1000,
       o.threads, o.seed, o.maxRounds, o.usageLimit, HEARTBEAT_S, o.params, ptr, n));
-    this.running.add(task);
-    const onAbort = () => task.stop();
-    if (o.signal) {
-      if (o.signal.aborted) task.stop();
-      else o.signal.addEventListener('abort', onAbort, { once: true });
-    }
     let seq = 0;
-    let callbackError = null;
-    const tick = () => {
+    const json = await this.runTask(task, 'solve', o.signal, () => {
       const s = task.progressSeq();
       if (s === seq) return;
       seq = s;
+      onProgressJson(task.progress());
+    });
+    return { json, slices: 1 };
+  }
+
+  // A sweep on its own pthread; its points, as they finish, go to onPointJson.
+  async sweep(handle, o, onPointJson) {
+    const core = this.core;
+    const task = core.startSweep(o, () => core.mod.startSweep(handle, o.timeLimitMs / 1000, o.threads, o.seed,
+      o.maxRounds, o.limits, o.points, o.params));
+    let seen = 0;
+    return this.runTask(task, 'sweep', o.signal, () => {
+      for (const n = task.itemCount(); seen < n;) onPointJson(task.item(seen++));
+    });
+  }
+
+  // Polls a task until it ends, calling tick() for its progress; abort and a
+  // callback that throws stop it. The result's JSON text.
+  async runTask(task, what, signal, tick) {
+    const core = this.core;
+    this.running.add(task);
+    const onAbort = () => task.stop();
+    if (signal) {
+      if (signal.aborted) task.stop();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+    let callbackError = null;
+    const safeTick = () => {
+      if (callbackError) return;
       try {
-        onProgressJson(task.progress());
+        tick();
       } catch (e) {
-        if (!callbackError) callbackError = e;
+        callbackError = e;
         task.stop();
       }
     };
@@ -114,15 +136,15 @@ export class ThreadedBackend {
         core.check();
         state = task.state();
         if (state !== 0) break;
-        tick();
+        safeTick();
         await sleep(delay);
       }
-      tick();
+      safeTick();
       if (callbackError) throw callbackError;
-      if (state !== 1) throw core.failure('solve', task.error(), task.outOfMemory());
-      return { json: task.result(), slices: 1 };
+      if (state !== 1) throw core.failure(what, task.error(), task.outOfMemory());
+      return task.result();
     } finally {
-      if (o.signal) o.signal.removeEventListener('abort', onAbort);
+      if (signal) signal.removeEventListener('abort', onAbort);
       this.running.delete(task);
       task.delete();
     }

@@ -141,6 +141,30 @@ export class WorkerBackend {
     }
   }
 
+  // The whole sweep runs in the Worker in one piece (the core's sweep cannot
+  // be sliced): an abort is seen only before it starts (then each solve gets
+  // no time); after that the sweep ends within its time limit.
+  async sweep(handle, o, onPointJson) {
+    const id = this.nextId;  // the id request() will use
+    const onAbort = () => this.worker.post({ op: 'abort', id });  // seen if the sweep has not started
+    const p = this.request('sweep', {
+      handle,
+      timeLimitMs: o.timeLimitMs,
+      seed: o.seed,
+      maxRounds: o.maxRounds,
+      limits: o.limits,
+      points: o.points,
+      params: o.params,
+      aborted: !!(o.signal && o.signal.aborted),
+    }, undefined, onPointJson);
+    if (o.signal && !o.signal.aborted) o.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await p;
+    } finally {
+      if (o.signal) o.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
   free(handle) {
     if (!this.fatal) this.worker.post({ op: 'free', id: 0, handle });
   }
