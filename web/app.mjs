@@ -1,7 +1,7 @@
 // The page: file input and drop, summary, solve controls, live progress,
 // result, node table and downloads. The solver lives in worker.mjs; this
 // thread only draws.
-import { StepChart, escapeHtml, tickFormatter } from './chart.mjs';
+import { CurveChart, StepChart, compact, escapeHtml, tickFormatter } from './chart.mjs';
 
 const $ = (id) => document.getElementById(id);
 const nf = new Intl.NumberFormat('en-US');
@@ -58,6 +58,9 @@ const state = {
   problem: null,        // { summary, name, bytes, gzip }
   solving: null,        // { id, t0, timeLimitMs, cost: {xs, ys}, bound: {xs, ys}, last }
   result: null,         // the worker's 'result' message, plus the problem name
+  sweeping: null,       // { id, t0, timeLimitMs, points (live, by limit), stopping }
+  sweep: null,          // the worker's 'sweep-result' message (every point with its plan)
+  selected: -1,         // the sweep point shown as the result
   table: null,
 };
 
@@ -87,6 +90,21 @@ const usageChart = new StepChart($('usage-chart'), {
   formatHoverY: (y) => fmtInt(y),
 });
 
+const sweepChart = new CurveChart($('sweep-chart'), {
+  empty: 'Run the sweep: each point appears as it is solved',
+  ariaLabel: 'Cost against usage limit',
+  formatY: null,
+  onPick: (k) => showSweepPoint(k),
+  describe: (k) => {
+    const p = sweepPoints()[k];
+    if (!p) return '';
+    return `<div class="readout-x">limit ${escapeHtml(fmtInt(p.limit))}</div>` +
+      `<div>${p.feasible ? `cost <b>${escapeHtml(fmtInt(p.cost))}</b>` : '<b>nothing fits</b>'}</div>` +
+      `<div>bound <b>${escapeHtml(fmtInt(p.lowerBound))}</b></div>` +
+      `<div>peak <b>${escapeHtml(fmtInt(p.peakUsage))}</b></div>`;
+  },
+});
+
 function fatal(text) {
   const el = $('fatal');
   el.textContent = text;
@@ -105,8 +123,11 @@ function handle(m) {
     case 'loaded': return m.id === state.loadId && onLoaded(m);
     case 'details': return m.id === state.loadId && onDetails(m);
     case 'progress': return state.solving && m.id === state.solving.id && onProgress(m.progress);
+    case 'sweep-point': return state.sweeping && m.id === state.sweeping.id && onSweepPoint(m.point);
+    case 'sweep-result': return state.sweeping && m.id === state.sweeping.id && onSweepResult(m);
     case 'result':
       if (m.fromFile) return m.id === state.solutionId && onSolutionShown(m);
+      if (m.fromSweep !== undefined) return m.id === state.planId && onPlanShown(m);
       return state.solving && m.id === state.solving.id && onResult(m);
     case 'error': return onError(m);
     default: return undefined;
@@ -157,6 +178,13 @@ function onError(m) {
   } else if (m.op === 'solution' && m.id === state.solutionId) {
     setLoadStatus('');
     showSolutionError(m.message);
+  } else if (m.op === 'sweep' && state.sweeping && m.id === state.sweeping.id) {
+    finishSweeping();
+    $('sweep-error').textContent = `The sweep failed: ${m.message}`;
+    $('sweep-error').hidden = false;
+  } else if (m.op === 'plan' && m.id === state.planId) {
+    $('sweep-error').textContent = `This plan cannot be shown: ${m.message}`;
+    $('sweep-error').hidden = false;
   } else if (m.op === 'solve' && state.solving && m.id === state.solving.id) {
     finishSolving();
     const fe = $('form-error');
@@ -234,6 +262,7 @@ function startLoad(msg, label, size) {
   const id = ++state.seq;
   state.loadId = id;
   if (state.solving) finishSolving();
+  if (state.sweeping) finishSweeping();
   state.problem = null;
   state.result = null;
   $('from-shown').checked = false;
@@ -243,6 +272,7 @@ function startLoad(msg, label, size) {
   $('load-error').hidden = true;
   $('summary').hidden = true;
   $('solve-card').hidden = true;
+  $('sweep-card').hidden = true;
   $('result-card').hidden = true;
   $('nodes-card').hidden = true;
   $('howto').hidden = true;
@@ -310,7 +340,9 @@ function onLoaded(m) {
   $('summary').hidden = false;
   $('dropzone').classList.add('compact');
   resetSolvePanel();
+  resetSweepPanel();
   $('solve-card').hidden = false;
+  $('sweep-card').hidden = false;
   announce(`Loaded ${s.name || 'the problem'}: ${fmtInt(s.nodes)} nodes, ${fmtInt(s.edges)} edges.`);
 }
 
@@ -393,7 +425,8 @@ function startSolve() {
 }
 
 function setSolvingUi(on) {
-  $('solve-button').disabled = on;
+  $('solve-button').disabled = on || !!state.sweeping;
+  $('sweep-button').disabled = on || !!state.sweeping;
   $('stop-button').disabled = !on;
   $('stop-button').lastChild.textContent = ' Stop';
   for (const id of ['time-limit', 'seed']) $(id).disabled = on;
@@ -402,6 +435,7 @@ function setSolvingUi(on) {
 }
 
 function stopSolve() {
+  if (state.sweeping) return stopSweep();
   const s = state.solving;
   if (!s || s.stopping) return;
   s.stopping = true;
@@ -540,6 +574,192 @@ function onResult(m) {
     : 'The search ended without an answer.');
 }
 
+// ------------------------------------------------------------------ memory vs cost
+
+// The points drawn: the final ones (with plans) or those solved so far.
+function sweepPoints() {
+  if (state.sweeping) return state.sweeping.points;
+  return state.sweep ? state.sweep.sweep.points : [];
+}
+
+function resetSweepPanel() {
+  state.sweep = null;
+  state.selected = -1;
+  $('sweep-state').hidden = true;
+  $('sweep-error').hidden = true;
+  $('sweep-status').textContent = '';
+  $('sweep-download').disabled = true;
+  drawSweep();
+}
+
+function startSweep() {
+  if (!state.problem || state.solving || state.sweeping) return;
+  const c = readControls();
+  const n = Number($('sweep-points').value);
+  const okN = Number.isInteger(n) && n >= 1 && n <= 50;
+  $('sweep-points').setAttribute('aria-invalid', String(!okN));
+  if (!okN) c.errors.push('the points must be a whole number from 1 to 50');
+  const fe = $('sweep-error');
+  if (c.errors.length) {
+    fe.textContent = `Check the settings: ${c.errors.join('; ')}.`;
+    fe.hidden = false;
+    return;
+  }
+  resetSweepPanel();
+  const id = ++state.seq;
+  state.sweeping = { id, t0: performance.now(), timeLimitMs: c.timeLimitMs, count: n, points: [], stopping: false };
+  setSweepingUi(true);
+  const badge = $('sweep-state');
+  badge.className = 'badge running';
+  badge.textContent = 'Sweeping';
+  badge.hidden = false;
+  state.sweepTimer = setInterval(sweepStatus, 200);
+  sweepStatus();
+  drawSweep();
+  announce('Sweeping the usage limit.');
+  worker.postMessage({ op: 'sweep', id, points: n, timeLimitMs: c.timeLimitMs, threads: c.threads, seed: c.seed });
+}
+
+function setSweepingUi(on) {
+  $('sweep-button').disabled = on || !!state.solving;
+  $('solve-button').disabled = on || !!state.solving;
+  $('sweep-stop').disabled = !on;
+  $('sweep-stop').lastChild.textContent = ' Stop';
+  $('stop-button').disabled = !on && !state.solving;
+  $('sweep-points').disabled = on;
+  for (const id of ['time-limit', 'seed']) $(id).disabled = on;
+  $('threads').disabled = on || (state.info && state.info.backend !== 'threads');
+}
+
+function stopSweep() {
+  const s = state.sweeping;
+  if (!s || s.stopping) return;
+  s.stopping = true;
+  $('sweep-stop').disabled = true;
+  $('sweep-stop').lastChild.textContent = ' Stopping…';
+  $('stop-button').disabled = true;
+  $('sweep-state').textContent = 'Stopping';
+  worker.postMessage({ op: 'stop', id: s.id });
+}
+
+function finishSweeping() {
+  clearInterval(state.sweepTimer);
+  state.sweepTimer = null;
+  state.sweeping = null;
+  setSweepingUi(false);
+}
+
+function sweepStatus() {
+  const s = state.sweeping;
+  if (!s) return;
+  $('sweep-status').textContent = `${s.points.length} of ${s.count} point${s.count === 1 ? '' : 's'} solved · ` +
+    `${fmtMs(performance.now() - s.t0)} of ${fmtMs(s.timeLimitMs)}` +
+    (s.stopping && state.info && state.info.backend !== 'threads' ? ' · on one thread the sweep stops when it ends' : '');
+}
+
+function onSweepPoint(point) {
+  const pts = state.sweeping.points;
+  let at = pts.findIndex((q) => q.limit >= point.limit);
+  if (at < 0) at = pts.length;
+  if (pts[at] && pts[at].limit === point.limit) pts[at] = point;
+  else pts.splice(at, 0, point);
+  sweepStatus();
+  drawSweep();
+}
+
+function onSweepResult(m) {
+  const stopped = m.stopped;
+  finishSweeping();
+  state.sweep = m;
+  const r = m.sweep;
+  const badge = $('sweep-state');
+  badge.className = `badge ${stopped ? 'warn' : 'ok'}`;
+  badge.textContent = stopped ? 'Stopped' : 'Done';
+  badge.hidden = false;
+  const proven = r.points.filter((p) => p.provenOptimal).length;
+  $('sweep-status').textContent = `${r.points.length} point${r.points.length === 1 ? '' : 's'} in ${fmtMs(r.elapsedMs)}` +
+    `${stopped ? ' (stopped: the points not yet solved had little or no time)' : ''}; ${proven} proven optimal. ` +
+    `No plan peaks below ${fmtInt(r.leastPeak)}` +
+    (r.freePlan ? `; without a limit the cheapest found costs ${fmtInt(r.freePlan.cost)} at a peak of ${fmtInt(r.freePlan.peakUsage)}.` : '.');
+  $('sweep-download').disabled = !r.points.length;
+  drawSweep();
+  announce(`Sweep ${stopped ? 'stopped' : 'done'}: ${r.points.length} points.`);
+}
+
+function drawSweep() {
+  const pts = sweepPoints();
+  const limit = state.problem ? state.problem.summary.usageLimit : null;
+  sweepChart.update({
+    points: pts.map((p) => ({
+      x: Number(p.limit), cost: Number(p.cost), bound: p.lowerBound === null ? null : Number(p.lowerBound), feasible: p.feasible,
+    })),
+    ref: limit === null ? null : { x: Number(limit), label: `file's limit ${compact(Number(limit))}` },
+    selected: state.selected,
+    ariaLabel: pts.length ? `Cost against usage limit: ${pts.length} points, from ${fmtInt(pts[0].limit)} to ${fmtInt(pts[pts.length - 1].limit)}` : undefined,
+  });
+  const rows = pts.map((p, k) => {
+    const fits = p.feasible;
+    const status = p.provenInfeasible ? 'nothing fits' : !fits ? 'none found' : p.provenOptimal ? 'optimal' : '';
+    const fileLimit = limit !== null && p.limit === limit;
+    return `<tr class="${k === state.selected ? 'selected' : ''}"><td class="num">${fmtInt(p.limit)}${fileLimit ? '<span class="of"> (the file\'s)</span>' : ''}</td>` +
+      `<td class="num">${fits ? fmtInt(p.cost) : '—'}</td><td class="num">${fmtInt(p.lowerBound)}</td>` +
+      `<td class="num">${fits ? fmtGap(p.gap) : escapeHtml(status)}</td><td class="num">${fmtInt(p.peakUsage)}</td>` +
+      `<td class="num">${fmtMs(p.seconds * 1000)}</td>` +
+      `<td>${state.sweep && !state.sweeping ? `<button type="button" class="btn btn-small" data-point="${k}">Show</button>` : ''}` +
+      `${fits && status ? ` <span class="of">${escapeHtml(status)}</span>` : ''}</td></tr>`;
+  });
+  $('sweep-rows').innerHTML = rows.join('') ||
+    '<tr><td class="empty" colspan="7">No points yet.</td></tr>';
+}
+
+// A point's plan in the result views (cost split, memory chart, node table,
+// downloads), judged at the point's limit.
+function showSweepPoint(k) {
+  if (!state.sweep || state.sweeping || state.solving) return;
+  const p = state.sweep.sweep.points[k];
+  if (!p) return;
+  state.selected = k;
+  drawSweep();
+  const id = ++state.seq;
+  state.planId = id;
+  worker.postMessage({
+    op: 'plan', id, assignment: p.assignment, limit: p.limit, lowerBound: p.lowerBound,
+    provenOptimal: p.provenOptimal, options: state.sweep.options,
+  });
+}
+
+function onPlanShown(m) {
+  state.result = { ...m, name: state.problem ? state.problem.name : 'solution' };
+  renderResult();
+  $('from-shown').disabled = false;
+  const r = m.result;
+  announce(`Plan at limit ${fmtInt(m.fromSweep)}: cost ${fmtInt(r.cost)}, ${r.feasible ? 'feasible' : 'not feasible'}.`);
+}
+
+function sweepJson() {
+  const { sweep: r, options } = state.sweep;
+  const str = (v) => (v === null || v === undefined ? null : String(v));
+  const s = state.problem.summary;
+  return `${JSON.stringify({
+    problem: state.problem.name,
+    fileLimit: str(s.usageLimit),
+    leastPeak: str(r.leastPeak),
+    freePlan: r.freePlan && { cost: str(r.freePlan.cost), peakUsage: str(r.freePlan.peakUsage), lowerBound: str(r.freePlan.lowerBound) },
+    stoppedEarly: !!state.sweep.stopped,
+    elapsedMs: Math.round(r.elapsedMs),
+    timeLimitMs: options.timeLimitMs,
+    threads: options.threads,
+    seed: str(options.seed),
+    solver: `iopddl-wasm ${state.info ? state.info.version : ''}`.trim(),
+    points: r.points.map((p) => ({
+      limit: str(p.limit), feasible: p.feasible, cost: str(p.cost), lowerBound: str(p.lowerBound), gap: p.gap,
+      peakUsage: str(p.peakUsage), seconds: p.seconds, firstFeasibleMs: p.firstFeasibleMs,
+      provenOptimal: p.provenOptimal, provenInfeasible: p.provenInfeasible, fromNeighbour: p.fromNeighbour,
+      assignment: p.assignment,
+    })),
+  }, null, 1).replace(/\[\s+((?:-?\d+,\s+)*-?\d+)\s+\]/g, (all, list) => `[${list.replace(/\s+/g, ' ')}]`)}\n`;
+}
+
 // ------------------------------------------------------------------ result
 
 function badge(text, kind, title) {
@@ -560,6 +780,9 @@ function renderResult() {
   }
   if (stopped) badges.push(badge('Stopped early: best so far', 'warn'));
   if (state.result.fromFile) badges.push(badge(`From ${state.result.fromFile}`, 'neutral', 'evaluated, not searched'));
+  if (state.result.fromSweep !== undefined) {
+    badges.push(badge(`Sweep point: limit ${fmtInt(state.result.fromSweep)}`, 'neutral', 'judged at that limit'));
+  }
   if (state.result.startedFromShown) badges.push(badge('Warm start', 'neutral', 'started from the answer shown before'));
   $('result-badges').innerHTML = badges.join('');
   card.hidden = false;
@@ -592,7 +815,7 @@ function renderResult() {
   }
   $('r-bound').textContent = fmtInt(r.lowerBound);
   $('r-gap').textContent = fmtGap(r.gap);
-  const searched = !state.result.fromFile;
+  const searched = !state.result.fromFile && state.result.fromSweep === undefined;
   $('r-time').textContent = searched ? fmtMs(r.elapsedMs) : '—';
   $('r-threads').textContent = searched ? `${r.threads}${r.backend === 'single' ? ' (no isolation)' : ''}` : '—';
   $('r-rounds').textContent = searched ? fmtInt(r.stats.rounds) : '—';
@@ -796,6 +1019,15 @@ fileInput.addEventListener('change', () => {
 $('example-button').addEventListener('click', loadExample);
 $('solve-form').addEventListener('submit', (e) => { e.preventDefault(); startSolve(); });
 $('stop-button').addEventListener('click', stopSolve);
+$('sweep-form').addEventListener('submit', (e) => { e.preventDefault(); startSweep(); });
+$('sweep-stop').addEventListener('click', stopSweep);
+$('sweep-rows').addEventListener('click', (e) => {
+  const b = e.target.closest('button[data-point]');
+  if (b) showSweepPoint(Number(b.dataset.point));
+});
+$('sweep-download').addEventListener('click', () => {
+  if (state.sweep) download(`${safeFileName(state.problem.name)}.sweep.json`, sweepJson(), 'application/json');
+});
 $('download-txt').addEventListener('click', () => {
   if (state.result) download(`${safeFileName(state.result.name)}.solution.txt`, solutionLine(), 'text/plain');
 });
@@ -855,6 +1087,10 @@ window.iopddlPage = {
   get info() { return state.info; },
   get solving() { return !!state.solving; },
   get result() { return state.result; },
+  get sweeping() { return !!state.sweeping; },
+  get sweep() { return state.sweep && state.sweep.sweep; },
+  // Where the sweep's points are drawn (CSS pixels in the chart's canvas).
+  get sweepPositions() { return sweepChart.positions.map((p) => ({ ...p })); },
   solutionLine: () => (state.result ? solutionLine() : null),
 };
 

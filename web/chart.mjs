@@ -373,6 +373,320 @@ export class StepChart {
   }
 }
 
+/**
+ * Memory against cost: a sweep's points (cost against usage limit, the limit
+ * on a log scale), the band of proven bounds between the cost curve (above)
+ * and the bound curve (below), a vertical line at the file's own limit, and
+ * the points themselves, which can be picked (click or hover).
+ *
+ * Between two points a and b the cost of a's plan holds on [a, b) (it fits
+ * every larger limit) and b's bound holds on (a, b] (it holds at every
+ * smaller limit): both curves are steps, so the band is exactly what is known.
+ */
+export class CurveChart {
+  /**
+   * @param {HTMLElement} host  an element to draw in
+   * @param {object} opts  { onPick(index), formatX, formatY, empty, ariaLabel }
+   */
+  constructor(host, opts = {}) {
+    this.host = host;
+    this.opts = opts;
+    this.data = { points: [], ref: null, selected: -1 };
+    this.positions = [];  // [{ index, x, y }] in CSS pixels, of the points drawn
+    this.hover = -1;
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'chart-canvas';
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('aria-label', opts.ariaLabel || 'chart');
+    this.readout = document.createElement('div');
+    this.readout.className = 'chart-readout';
+    this.readout.hidden = true;
+    host.append(this.canvas, this.readout);
+    this.ctx = this.canvas.getContext('2d');
+    this.frame = 0;
+    new ResizeObserver(() => this.schedule()).observe(host);
+    const at = (e) => {
+      const r = this.canvas.getBoundingClientRect();
+      return this.nearest(e.clientX - r.left, e.clientY - r.top);
+    };
+    this.canvas.addEventListener('pointermove', (e) => {
+      const k = at(e);
+      this.canvas.style.cursor = k >= 0 ? 'pointer' : '';
+      if (k !== this.hover) { this.hover = k; this.schedule(); }
+    });
+    this.canvas.addEventListener('pointerleave', () => { this.hover = -1; this.schedule(); });
+    this.canvas.addEventListener('click', (e) => {
+      const k = at(e);
+      if (k >= 0 && this.opts.onPick) this.opts.onPick(k);
+    });
+    matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', () => this.schedule());
+  }
+
+  // The point within 12 px of (x, y), closest first; -1 for none.
+  nearest(x, y) {
+    let best = -1;
+    let bestD = 144;
+    for (const p of this.positions) {
+      const d = (p.x - x) ** 2 + (p.y - y) ** 2;
+      if (d <= bestD) { bestD = d; best = p.index; }
+    }
+    return best;
+  }
+
+  /**
+   * points: [{ x, cost, bound, feasible }] by x increasing (numbers; bound may be null)
+   * ref:    { x, label } a vertical line;  selected: the index drawn as chosen.
+   */
+  update(data) {
+    this.data = Object.assign({ points: [], ref: null, selected: -1 }, data);
+    if (data.ariaLabel) this.canvas.setAttribute('aria-label', data.ariaLabel);
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  draw() {
+    const { canvas, ctx, host } = this;
+    const w = host.clientWidth;
+    const h = host.clientHeight;
+    if (w === 0 || h === 0) return;
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
+    }
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    const text = css(host, '--chart-text', '#5d6679');
+    const grid = css(host, '--chart-grid', '#e8ebf2');
+    const font = `12px ${css(document.body, 'font-family', 'system-ui, sans-serif')}`;
+    ctx.font = font;
+    ctx.textBaseline = 'middle';
+    const pts = this.data.points;
+    this.positions = [];
+    const feasible = pts.filter((p) => p.feasible);
+    if (!pts.length) {
+      ctx.fillStyle = text;
+      ctx.textAlign = 'center';
+      ctx.fillText(this.opts.empty || 'No points yet', w / 2, h / 2);
+      this.readout.hidden = true;
+      return;
+    }
+    // x: log of the limit, padded; y: from 0 to the largest feasible cost.
+    const xs = pts.map((p) => Math.max(1, p.x));
+    if (this.data.ref) xs.push(Math.max(1, this.data.ref.x));
+    let lx0 = Math.log10(Math.min(...xs));
+    let lx1 = Math.log10(Math.max(...xs));
+    const padX = (lx1 - lx0) * 0.04 || 0.05;
+    lx0 -= padX;
+    lx1 += padX;
+    // y: from 0 to the largest feasible cost; on a log scale when the costs
+    // span more than a factor of 20 (the least-memory end is often far above
+    // the rest), bounds below the least cost then clipped at the bottom.
+    let yMax = 0;
+    let yMin = Infinity;
+    for (const p of feasible) { yMax = Math.max(yMax, p.cost); yMin = Math.min(yMin, p.cost); }
+    if (!(yMax > 0)) yMax = 1;
+    const logY = yMin > 0 && yMax / yMin > 20;
+    let Yv;
+    let yTicks;
+    let yHi;
+    if (logY) {
+      let bMin = yMin;
+      for (const p of feasible) if (p.bound > 0) bMin = Math.min(bMin, p.bound);
+      const ly0 = Math.log10(Math.max(bMin, yMin / 100)) - 0.05;
+      const ly1 = Math.log10(yMax) + 0.08;
+      yHi = 10 ** ly1;
+      yTicks = logTicks(ly0, ly1);
+      if (yTicks.length > (h - 66) / 26) yTicks = yTicks.filter((v) => /^1/.test(String(v)));
+      Yv = (y) => 1 - (Math.log10(Math.max(y, 10 ** ly0)) - ly0) / (ly1 - ly0);
+    } else {
+      const yt = niceTicks(0, yMax * 1.08, Math.max(2, Math.floor(h / 48)));
+      yHi = Math.max(yMax * 1.08, yt.ticks[yt.ticks.length - 1]);
+      yTicks = yt.ticks;
+      Yv = (y) => 1 - y / yHi;
+    }
+    const yFmt = this.opts.formatY || compact;
+    const yt = { ticks: yTicks };
+    const yLabels = yt.ticks.map(yFmt);
+    const left = Math.ceil(Math.max(...yLabels.map((s) => ctx.measureText(s).width))) + 16;
+    const top = 22;
+    const right = 16;
+    const bottom = 44;
+    const pw = Math.max(10, w - left - right);
+    const ph = Math.max(10, h - top - bottom);
+    const X = (x) => left + ((Math.log10(Math.max(1, x)) - lx0) / (lx1 - lx0)) * pw;
+    const Y = (y) => top + Yv(y) * ph;
+
+    ctx.strokeStyle = grid;
+    ctx.lineWidth = 1;
+    ctx.fillStyle = text;
+    ctx.textAlign = 'right';
+    yt.ticks.forEach((t, i) => {
+      if (t > yHi) return;
+      const y = Math.round(Y(t)) + 0.5;
+      ctx.beginPath();
+      ctx.moveTo(left, y);
+      ctx.lineTo(left + pw, y);
+      ctx.stroke();
+      ctx.fillText(yLabels[i], left - 8, y);
+    });
+    // x ticks: 1, 2, 5 times powers of ten within the range (fewer when crowded).
+    const ticks = logTicks(lx0, lx1);
+    let shown = ticks;
+    if (ticks.length > pw / 70) shown = ticks.filter((v) => /^1/.test(String(v)));
+    if (shown.length < 2) {
+      const { ticks: lin } = niceTicks(10 ** lx0, 10 ** lx1, Math.max(2, Math.floor(pw / 110)));
+      shown = lin.filter((v) => v > 0 && Math.log10(v) >= lx0 && Math.log10(v) <= lx1);
+    }
+    const xFmt = this.opts.formatX || compact;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (const t of shown) {
+      const x = Math.round(X(t)) + 0.5;
+      ctx.strokeStyle = grid;
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + ph + 5);
+      ctx.stroke();
+      ctx.fillText(xFmt(t), x, top + ph + 8);
+    }
+    ctx.strokeStyle = css(host, '--chart-axis', '#c5cad6');
+    ctx.beginPath();
+    ctx.moveTo(left, Math.round(top + ph) + 0.5);
+    ctx.lineTo(left + pw, Math.round(top + ph) + 0.5);
+    ctx.stroke();
+    ctx.font = `600 ${font}`;
+    ctx.textBaseline = 'alphabetic';
+    ctx.textAlign = 'left';
+    ctx.fillText(logY ? 'cost (log scale)' : 'cost', 4, 13);
+    ctx.textAlign = 'center';
+    ctx.fillText('usage limit (log scale)', left + pw / 2, h - 4);
+    ctx.font = font;
+
+    // The band: cost steps right from each feasible point, bound steps left to each point.
+    const costColor = css(host, '--series-cost', '#4f46e5');
+    const boundColor = css(host, '--series-bound', '#0d9488');
+    const xEnd = 10 ** lx1;
+    const upper = [];  // [x, y] of the cost step function
+    const lower = [];
+    let prevX = null;
+    for (let k = 0; k < pts.length; ++k) {
+      const p = pts[k];
+      const next = k + 1 < pts.length ? pts[k + 1].x : xEnd;
+      if (p.feasible) { upper.push([p.x, p.cost], [next, p.cost]); }
+      if (p.bound !== null && p.feasible) {
+        const from = prevX === null ? p.x : prevX;
+        lower.push([from, p.bound], [p.x, p.bound]);
+      }
+      prevX = p.x;
+    }
+    if (upper.length && lower.length) {
+      const band = new Path2D();
+      upper.forEach(([x, y], i) => (i ? band.lineTo(X(x), Y(y)) : band.moveTo(X(x), Y(y))));
+      for (let i = lower.length - 1; i >= 0; --i) band.lineTo(X(lower[i][0]), Y(lower[i][1]));
+      band.closePath();
+      ctx.fillStyle = withAlpha(costColor, 0.12);
+      ctx.fill(band);
+    }
+    const stroke = (line, color, dash, width) => {
+      if (!line.length) return;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = width;
+      ctx.setLineDash(dash);
+      ctx.beginPath();
+      line.forEach(([x, y], i) => (i ? ctx.lineTo(X(x), Y(y)) : ctx.moveTo(X(x), Y(y))));
+      ctx.stroke();
+      ctx.setLineDash([]);
+    };
+    stroke(lower, boundColor, [5, 4], 1.75);
+    stroke(upper, costColor, [], 2);
+
+    // The file's own limit.
+    if (this.data.ref) {
+      const color = css(host, '--series-limit', '#e11d48');
+      const x = Math.round(X(this.data.ref.x)) + 0.5;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash([6, 4]);
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + ph);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = color;
+      ctx.font = `600 ${font}`;
+      ctx.textBaseline = 'bottom';
+      ctx.textAlign = x > left + pw / 2 ? 'right' : 'left';
+      ctx.fillText(this.data.ref.label, x + (x > left + pw / 2 ? -4 : 4), top + 12);
+      ctx.font = font;
+    }
+
+    // The points: filled when feasible, a cross on the axis when nothing fits.
+    const bad = css(host, '--series-limit', '#e11d48');
+    pts.forEach((p, k) => {
+      const x = X(p.x);
+      const y = p.feasible ? Y(p.cost) : top + ph;
+      this.positions.push({ index: k, x, y });
+      const big = k === this.data.selected || k === this.hover;
+      ctx.lineWidth = 2;
+      if (p.feasible) {
+        ctx.fillStyle = costColor;
+        ctx.beginPath();
+        ctx.arc(x, y, big ? 6 : 4, 0, Math.PI * 2);
+        ctx.fill();
+        if (k === this.data.selected) {
+          ctx.strokeStyle = costColor;
+          ctx.beginPath();
+          ctx.arc(x, y, 9, 0, Math.PI * 2);
+          ctx.stroke();
+        }
+      } else {
+        const r = big ? 6 : 4.5;
+        ctx.strokeStyle = bad;
+        ctx.beginPath();
+        ctx.moveTo(x - r, y - r);
+        ctx.lineTo(x + r, y + r);
+        ctx.moveTo(x + r, y - r);
+        ctx.lineTo(x - r, y + r);
+        ctx.stroke();
+      }
+    });
+
+    const k = this.hover;
+    if (k >= 0 && k < pts.length && this.opts.describe) {
+      this.readout.innerHTML = this.opts.describe(k);
+      this.readout.hidden = false;
+      const pos = this.positions[k];
+      const rw = this.readout.offsetWidth;
+      this.readout.style.left = `${Math.max(0, pos.x + 14 + rw > left + pw ? pos.x - 14 - rw : pos.x + 14)}px`;
+      this.readout.style.top = `${top + 4}px`;
+    } else {
+      this.readout.hidden = true;
+    }
+  }
+}
+
+// 1, 2 and 5 times the powers of ten between 10^l0 and 10^l1.
+function logTicks(l0, l1) {
+  const ticks = [];
+  for (let e = Math.floor(l0); e <= Math.ceil(l1); ++e) {
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** e;
+      if (Math.log10(v) >= l0 && Math.log10(v) <= l1) ticks.push(v);
+    }
+  }
+  return ticks;
+}
+
 function withAlpha(color, a) {
   const m = /^#([0-9a-f]{6})$/i.exec(color);
   if (m) {

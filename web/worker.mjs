@@ -5,13 +5,17 @@
 // Messages in:  {op:'init', threads} | {op:'load', id, file|url, name}
 //               | {op:'solution', id, file, name}   (evaluate a solution file)
 //               | {op:'solve', id, timeLimitMs, threads, seed, fromShown} | {op:'stop', id}
-// Messages out: {type:'ready'|'loading'|'loaded'|'details'|'progress'|'result'|'error', id, ...}
+//               | {op:'sweep', id, points, timeLimitMs, threads, seed}
+//               | {op:'plan', id, assignment, limit, lowerBound}   (show a sweep's point)
+// Messages out: {type:'ready'|'loading'|'loaded'|'details'|'progress'|'result'|'error'
+//               |'sweep-point'|'sweep-result', id, ...}
 import { FORBIDDEN_COST, createSolver, VERSION } from './dist/browser.mjs';
 
 let solver = null;
 let problem = null;
 let detailsReady = null; // promise of the loaded problem's per-node arrays (for the table), or null
 let solving = null;      // { id, controller, userStopped }
+let sweeping = null;     // the same, for a sweep
 let loading = null;      // AbortController of the load in flight
 let loadSeq = 0;
 let shown = null;        // the assignment last shown as a result (solved or read from a file), for warm starts
@@ -67,6 +71,7 @@ async function load(m) {
   const controller = new AbortController();
   loading = controller;
   if (solving) solving.controller.abort();
+  if (sweeping) sweeping.controller.abort();
   if (problem) problem.dispose();
   problem = null;
   detailsReady = null;
@@ -168,6 +173,57 @@ async function solve(m) {
   });
 }
 
+// Memory against cost: the package's sweep (the core's), each point posted as
+// it is solved, then all of them with their plans. Stop resolves it with the
+// points done (on one thread, once the sweep ends: see the package's README).
+async function sweep(m) {
+  if (!problem) throw Object.assign(new Error('no problem is loaded'), { code: 'ERR_NO_PROBLEM' });
+  if (sweeping) sweeping.controller.abort();
+  const controller = new AbortController();
+  const run = { id: m.id, controller, userStopped: false };
+  sweeping = run;
+  const p = problem;
+  const strip = ({ assignment, ...rest }) => rest;
+  let r;
+  try {
+    r = await p.sweep({
+      points: m.points,
+      timeLimitMs: m.timeLimitMs,
+      threads: m.threads,
+      seed: m.seed,
+      signal: controller.signal,
+      onPoint: (point) => post({ type: 'sweep-point', id: m.id, point: strip(point) }),
+    });
+  } finally {
+    if (sweeping === run) sweeping = null;
+  }
+  if (p !== problem) return;
+  post({ type: 'sweep-result', id: m.id, stopped: run.userStopped, sweep: r,
+    options: { points: m.points, timeLimitMs: m.timeLimitMs, threads: m.threads, seed: m.seed } });
+}
+
+// A sweep point's plan in the result views: its exact evaluation, judged at
+// the point's limit, with the point's bound.
+async function plan(m) {
+  if (!problem) throw Object.assign(new Error('no problem is loaded'), { code: 'ERR_NO_PROBLEM' });
+  const p = problem;
+  const result = await p.resultOf(m.assignment);
+  if (p !== problem) return;
+  const limit = m.limit;
+  const ev = result.evaluation;
+  ev.usageLimit = limit;
+  ev.withinLimit = ev.peakUsage <= limit;
+  ev.feasible = ev.withinLimit && ev.forbiddenEntries === 0;
+  result.usageLimit = limit;
+  result.feasible = ev.feasible;
+  result.lowerBound = m.lowerBound;
+  result.provenOptimal = m.provenOptimal;
+  result.gap = ev.feasible && m.lowerBound !== null && ev.totalCost > 0n
+    ? Math.max(0, Number(ev.totalCost - m.lowerBound) / Number(ev.totalCost)) : null;
+  shown = Int32Array.from(m.assignment);
+  await publish(p, detailsReady, result, { id: m.id, stopped: false, fromSweep: limit, usageLimit: limit });
+}
+
 // Posts a result (a solve's, or a solution file's) with what the page draws:
 // the exact evaluation, the usage profile and the table's columns.
 async function publish(p, detailsOfProblem, result, extra) {
@@ -176,6 +232,11 @@ async function publish(p, detailsOfProblem, result, extra) {
   const transfer = [];
   if (result.hasSolution && !p.disposed) {
     evaluation = await p.evaluate(result.assignment);
+    if (extra.usageLimit !== undefined) {  // a sweep's point: judged at its own limit
+      evaluation.usageLimit = extra.usageLimit;
+      evaluation.withinLimit = evaluation.peakUsage <= extra.usageLimit;
+      evaluation.feasible = evaluation.withinLimit && evaluation.forbiddenEntries === 0;
+    }
     const prof = evaluation.profile;
     delete evaluation.profile;
     profile = { time: new Float64Array(prof.time.length), usage: new Float64Array(prof.usage.length) };
@@ -215,10 +276,14 @@ self.onmessage = async (e) => {
     else if (m.op === 'load') await load(m);
     else if (m.op === 'solve') await solve(m);
     else if (m.op === 'solution') await solution(m);
+    else if (m.op === 'sweep') await sweep(m);
+    else if (m.op === 'plan') await plan(m);
     else if (m.op === 'stop') {
-      if (solving && solving.id === m.id) {
-        solving.userStopped = true;
-        solving.controller.abort();
+      for (const run of [solving, sweeping]) {
+        if (run && run.id === m.id) {
+          run.userStopped = true;
+          run.controller.abort();
+        }
       }
     }
     else throw new Error(`unknown op ${m.op}`);

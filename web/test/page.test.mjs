@@ -315,6 +315,69 @@ describe('web page', { skip: browserSkip }, () => {
     await close();
   });
 
+  test('memory vs cost: a sweep on G draws its points; a point clicked shows its plan; all points download', { timeout: 60_000 }, async () => {
+    const { page, errors, close } = await open();
+    await page.setInputFiles('#file-input', {
+      name: 'asplos-2025-iopddl-G.json.gz', mimeType: 'application/gzip', buffer: readFileSync(instanceGPath),
+    });
+    await page.waitForSelector('#sweep-card:not([hidden])');
+    await page.waitForFunction(() => /Node details for the table read/.test(document.querySelector('#s-load').textContent));
+    assert.equal(await page.locator('#sweep-points').inputValue(), '9');
+    await page.fill('#time-limit', '3');
+    await page.fill('#sweep-points', '5');
+    await page.click('#sweep-button');
+    await page.waitForFunction(() => window.iopddlPage.sweeping);
+    // The page stays responsive while the sweep runs.
+    assert.equal(await page.evaluate(() => 1 + 1), 2);
+    await page.waitForFunction(() => !window.iopddlPage.sweeping && window.iopddlPage.sweep, null, { timeout: 30_000 });
+    assert.equal(await page.locator('#sweep-state').innerText(), 'Done');
+    const sweep = await page.evaluate(() => window.iopddlPage.sweep.points.map((p) => ({
+      limit: String(p.limit), cost: String(p.cost), feasible: p.feasible,
+      bound: p.lowerBound === null ? null : String(p.lowerBound),
+    })));
+    assert.equal(sweep.length, 5);
+    for (let k = 1; k < sweep.length; ++k) assert.ok(BigInt(sweep[k].cost) <= BigInt(sweep[k - 1].cost));
+    for (const p of sweep) if (p.bound !== null) assert.ok(BigInt(p.cost) >= BigInt(p.bound));
+    assert.ok(sweep.some((p) => p.limit === '14392528'), 'the file\'s limit is a point');
+    assert.equal(await page.locator('#sweep-rows tr').count(), 5);
+    await page.waitForTimeout(150);  // drawn on the next frame
+    const positions = await page.evaluate(() => window.iopddlPage.sweepPositions);
+    assert.equal(positions.length, 5, 'five points drawn');
+
+    // A click on the chart's point at the file's limit shows that plan.
+    const k = sweep.findIndex((p) => p.limit === '14392528');
+    await page.locator('#sweep-chart canvas').click({ position: { x: positions[k].x, y: positions[k].y } });
+    await page.waitForFunction(() => window.iopddlPage.result && window.iopddlPage.result.fromSweep !== undefined);
+    await page.waitForSelector('#result-card:not([hidden])');
+    assert.match(await text(page, '#result-badges'), /Sweep point: limit 14,392,528/);
+    assert.equal(digits(await text(page, '#r-total')), sweep[k].cost);
+    assert.match(await text(page, '#r-peak-sub'), /of the limit 14,392,528/);
+    assert.equal(await page.locator('#node-rows tr').count(), 25);
+    // Another point, through its row's button: judged at its own limit.
+    await page.click('#sweep-rows tr:first-child button');
+    await page.waitForFunction((l) => window.iopddlPage.result && String(window.iopddlPage.result.fromSweep) === l, sweep[0].limit);
+    assert.equal(digits(await text(page, '#r-total')), sweep[0].cost);
+    await shot(page, 'web-sweep.png');
+
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#sweep-download')]);
+    assert.equal(dl.suggestedFilename(), 'asplos-2025-iopddl-G.sweep.json');
+    const j = JSON.parse(readFileSync(await dl.path(), 'utf8'));
+    assert.equal(j.points.length, 5);
+    assert.deepEqual(j.points.map((p) => p.cost), sweep.map((p) => p.cost));
+    assert.equal(j.points[0].assignment.length, 816);
+    assert.equal(j.fileLimit, '14392528');
+
+    // Stop: a long sweep ends at once with the points done.
+    await page.fill('#time-limit', '600');
+    await page.click('#sweep-button');
+    await page.waitForFunction(() => window.iopddlPage.sweeping);
+    await page.click('#sweep-stop');
+    await page.waitForFunction(() => !window.iopddlPage.sweeping && window.iopddlPage.sweep, null, { timeout: 15_000 });
+    assert.equal(await page.locator('#sweep-state').innerText(), 'Stopped');
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   test('a malformed file shows the loader\'s message in the page', { timeout: 60_000 }, async () => {
     const { page, errors, close } = await open();
     await page.setInputFiles('#file-input', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"problem":') });
