@@ -132,6 +132,9 @@ describe('consumer install', () => {
       const a: number[] = r.assignment;
       const e = await problem.evaluate(a);
       const u: bigint[] | undefined = e.profile?.usage;
+      const sw = await problem.sweep({ limits: [10n, 20], maxRounds: 3, onPoint: (pt) => { const l: bigint = pt.limit; } });
+      const pts: { limit: bigint; cost: bigint; lowerBound: bigint | null; assignment: number[] }[] = sw.points;
+      const least: bigint = sw.leastPeak;
       const err = new Error() as IopddlError;
       const code: string = err.code;
       await solver.dispose();
@@ -142,6 +145,7 @@ describe('consumer install', () => {
         const solver: iopddl.Solver = await iopddl.createSolver({ threads: 1 });
         const r: iopddl.SolveResult = await (await solver.load('{}')).solve();
         const c: bigint | null = r.cost;
+        const s: iopddl.SweepResult = await (await solver.load('{}')).sweep({ points: 3 });
       }
     `);
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
