@@ -120,6 +120,33 @@ std::string evaluation_json(const Problem& p, const Evaluation& ev, bool with_pr
   return j.done();
 }
 
+// {"ok":false,"message":...}, as an evaluation of a wrong assignment reads.
+std::string error_json(const std::string& message) {
+  Json j;
+  j.boolean("ok", false).str("message", message);
+  return j.done();
+}
+
+// A usage limit as JavaScript passes it: "" for the file's, "none" for no
+// limit, else a non-negative decimal integer below 2^63.
+Status parse_usage_limit(const Problem& p, const std::string& text, UsageLimit* limit) {
+  if (text.empty()) {
+    *limit = p.limit();
+    return Status::Ok();
+  }
+  if (text == "none") {
+    *limit = UsageLimit{false, 0};
+    return Status::Ok();
+  }
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno || *end || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+    return Status::Error("usageLimit must be a non-negative integer below 2^63, got " + text);
+  *limit = UsageLimit{true, int64_t(v)};
+  return Status::Ok();
+}
+
 std::string summary_json(const Problem& p, double load_seconds) {
   Json j;
   j.str("name", p.name).i64("nodes", p.num_nodes()).i64("edges", p.num_edges());
@@ -366,22 +393,27 @@ class ProblemHandle {
   bool valid() const { return bool(p_); }
   std::string summary() const { return p_ ? summary_json(*p_, load_seconds_) : "null"; }
   // `ptr` holds `n` int32 strategy indices (written by JavaScript).
-  std::string evaluate(double ptr, double n) const {
+  // `usage_limit` as parse_usage_limit() reads it (the answer is judged against it).
+  std::string evaluate(double ptr, double n, const std::string& usage_limit) const {
     if (!p_) return "null";
+    UsageLimit limit;
+    Status ls = parse_usage_limit(*p_, usage_limit, &limit);
+    if (!ls) return error_json(ls.message);
     const int32_t* a = reinterpret_cast<const int32_t*>(uintptr_t(ptr));
     std::vector<int32_t> v(a, a + size_t(n));
-    return evaluation_json(*p_, iopddl::evaluate(*p_, v), true);
+    return evaluation_json(*p_, iopddl::evaluate(*p_, v, limit), true);
   }
   // A solve's result for the `n` strategies at `ptr` as given, not searched
   // (a solution read from a file): exact evaluation, no bound, zero counts.
   // The evaluation's {"ok":false,...} when the assignment is wrong.
-  std::string result_of(double ptr, double n) const {
+  std::string result_of(double ptr, double n, const std::string& usage_limit) const {
     if (!p_) return "null";
-    const int32_t* a = reinterpret_cast<const int32_t*>(uintptr_t(ptr));
     SolveResult r;
+    Status ls = parse_usage_limit(*p_, usage_limit, &r.usage_limit);
+    if (!ls) return error_json(ls.message);
+    const int32_t* a = reinterpret_cast<const int32_t*>(uintptr_t(ptr));
     r.assignment.assign(a, a + size_t(n));
-    r.evaluation = iopddl::evaluate(*p_, r.assignment);
-    r.usage_limit = p_->limit();
+    r.evaluation = iopddl::evaluate(*p_, r.assignment, r.usage_limit);
     if (!r.evaluation.status) return evaluation_json(*p_, r.evaluation, false);
     r.feasible = r.evaluation.feasible();
     return result_json(*p_, r, false);
@@ -543,15 +575,11 @@ Status solve_options(double time_limit_seconds, int threads, const std::string& 
                      SolveOptions* o) {
   Status ps = parse_params(params, &o->params);
   if (!ps) return ps;
-  if (usage_limit == "none") {
-    o->usage_limit = UsageLimit{false, 0};
-  } else if (!usage_limit.empty()) {
-    errno = 0;
-    char* end = nullptr;
-    const long long v = std::strtoll(usage_limit.c_str(), &end, 10);
-    if (errno || *end || usage_limit[0] == '-' || usage_limit[0] == '+' || usage_limit[0] == ' ')
-      return Status::Error("usageLimit must be a non-negative integer below 2^63, got " + usage_limit);
-    o->usage_limit = UsageLimit{true, int64_t(v)};
+  if (!usage_limit.empty()) {
+    UsageLimit limit;
+    Status ls = parse_usage_limit(Problem(), usage_limit, &limit);
+    if (!ls) return ls;
+    o->usage_limit = limit;
   }
   const int32_t* sp = reinterpret_cast<const int32_t*>(uintptr_t(start_ptr));
   o->start.assign(sp, sp + size_t(start_n));

@@ -723,7 +723,7 @@ function showSweepPoint(k) {
   const id = ++state.seq;
   state.planId = id;
   worker.postMessage({
-    op: 'plan', id, assignment: p.assignment, limit: p.limit, lowerBound: p.lowerBound,
+    op: 'plan', id, assignment: p.assignment, limit: p.limit, lowerBound: p.lowerBound, gap: p.gap,
     provenOptimal: p.provenOptimal, options: state.sweep.options,
   });
 }

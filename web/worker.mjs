@@ -202,24 +202,17 @@ async function sweep(m) {
     options: { points: m.points, timeLimitMs: m.timeLimitMs, threads: m.threads, seed: m.seed } });
 }
 
-// A sweep point's plan in the result views: its exact evaluation, judged at
-// the point's limit, with the point's bound.
+// A sweep point's plan in the result views: the package's exact evaluation,
+// judged at the point's limit, with the point's bound and gap.
 async function plan(m) {
   if (!problem) throw Object.assign(new Error('no problem is loaded'), { code: 'ERR_NO_PROBLEM' });
   const p = problem;
-  const result = await p.resultOf(m.assignment);
-  if (p !== problem) return;
   const limit = m.limit;
-  const ev = result.evaluation;
-  ev.usageLimit = limit;
-  ev.withinLimit = ev.peakUsage <= limit;
-  ev.feasible = ev.withinLimit && ev.forbiddenEntries === 0;
-  result.usageLimit = limit;
-  result.feasible = ev.feasible;
+  const result = await p.resultOf(m.assignment, { usageLimit: limit });
+  if (p !== problem) return;
   result.lowerBound = m.lowerBound;
   result.provenOptimal = m.provenOptimal;
-  result.gap = ev.feasible && m.lowerBound !== null && ev.totalCost > 0n
-    ? Math.max(0, Number(ev.totalCost - m.lowerBound) / Number(ev.totalCost)) : null;
+  result.gap = m.gap;
   shown = Int32Array.from(m.assignment);
   await publish(p, detailsReady, result, { id: m.id, stopped: false, fromSweep: limit, usageLimit: limit });
 }
@@ -231,12 +224,9 @@ async function publish(p, detailsOfProblem, result, extra) {
   let profile = null;
   const transfer = [];
   if (result.hasSolution && !p.disposed) {
-    evaluation = await p.evaluate(result.assignment);
-    if (extra.usageLimit !== undefined) {  // a sweep's point: judged at its own limit
-      evaluation.usageLimit = extra.usageLimit;
-      evaluation.withinLimit = evaluation.peakUsage <= extra.usageLimit;
-      evaluation.feasible = evaluation.withinLimit && evaluation.forbiddenEntries === 0;
-    }
+    // A sweep's point is judged at its own limit.
+    evaluation = await p.evaluate(result.assignment,
+      extra.usageLimit !== undefined ? { usageLimit: extra.usageLimit } : undefined);
     const prof = evaluation.profile;
     delete evaluation.profile;
     profile = { time: new Float64Array(prof.time.length), usage: new Float64Array(prof.usage.length) };

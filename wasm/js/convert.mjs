@@ -61,7 +61,7 @@ const SOLVE_OPTIONS = ['timeLimitMs', 'threads', 'seed', 'maxRounds', 'usageLimi
 
 // The usage limit to solve at, as the module takes it: '' for the file's,
 // 'none' for no limit, else the integer's decimal digits.
-function usageLimitText(v) {
+export function usageLimitText(v) {
   if (v === undefined) return '';
   if (v === null) return 'none';
   if (typeof v === 'number') {
@@ -75,6 +75,19 @@ function usageLimitText(v) {
   }
   if (v < 0n || v >= 2n ** 63n) throw new RangeError(`usageLimit must be between 0 and 2^63 - 1, got ${v}`);
   return v.toString();
+}
+
+// evaluate()'s and resultOf()'s options: { usageLimit } (as solve()'s). The
+// text the module takes, and the limit the answer is judged against.
+export function judgeOptions(o, fileLimit, call) {
+  o = o || {};
+  if (typeof o !== 'object') throw new TypeError(`${call}() options must be an object`);
+  for (const name of Object.keys(o)) {
+    if (name !== 'usageLimit') throw new TypeError(`unknown ${call}() option '${name}'; the only option is usageLimit`);
+  }
+  const text = usageLimitText(o.usageLimit);
+  const limit = o.usageLimit === undefined ? fileLimit : o.usageLimit === null ? null : BigInt(o.usageLimit);
+  return { text, limit };
 }
 
 export function solveOptions(o, solver) {

@@ -12,7 +12,7 @@
 // (finding the files, creating Workers) come from node.mjs or browser.mjs.
 import {
   assignmentArray, checkInteger, checkSignal, convertEvaluation, convertProgress, convertResult, convertSummary,
-  convertSweep, convertSweepPoint, solveOptions, sweepOptions,
+  convertSweep, convertSweepPoint, judgeOptions, solveOptions, sweepOptions,
 } from './convert.mjs';
 import { PIECE, inputPieces, peeked } from './input.mjs';
 import { GZIP_MAGIC, IopddlError, MAX_THREADS, VERSION, disposedError, now, sleep } from './shared.mjs';
@@ -53,14 +53,18 @@ class Problem {
     return this._solver._backend.nodeData(this._handle);
   }
 
-  /** Exact cost split and usage profile of an assignment. */
-  async evaluate(assignment) {
+  /**
+   * Exact cost split and usage profile of an assignment, judged against the
+   * file's usage limit or `options.usageLimit` (as solve()'s).
+   */
+  async evaluate(assignment, options) {
     this._check();
     const a = assignmentArray(assignment);
-    const json = await this._solver._backend.evaluate(this._handle, a);
+    const judge = judgeOptions(options, this.summary.usageLimit, 'evaluate');
+    const json = await this._solver._backend.evaluate(this._handle, a, judge.text);
     const e = JSON.parse(json);
     if (!e.ok) throw new IopddlError(e.message, 'ERR_INVALID_ASSIGNMENT');
-    return convertEvaluation(e, this.summary.usageLimit);
+    return convertEvaluation(e, judge.limit);
   }
 
   /**
@@ -68,10 +72,11 @@ class Problem {
    * file, say): as solve()'s, with the exact evaluation, no lower bound and
    * zero counts. Rejects with ERR_INVALID_ASSIGNMENT as evaluate() does.
    */
-  async resultOf(assignment) {
+  async resultOf(assignment, options) {
     this._check();
     const a = assignmentArray(assignment);
-    const r = JSON.parse(await this._solver._backend.resultOf(this._handle, a));
+    const judge = judgeOptions(options, this.summary.usageLimit, 'resultOf');
+    const r = JSON.parse(await this._solver._backend.resultOf(this._handle, a, judge.text));
     if (r.ok === false) throw new IopddlError(r.message, 'ERR_INVALID_ASSIGNMENT');
     const solver = this._solver;
     return convertResult(r, this.summary, {

@@ -4,8 +4,8 @@ import type { CreateSolverOptions, Solver } from './index.js';
 
 export type {
   CreateSolverOptions, Evaluation, ImprovementPoint, IopddlErrorCode, LoadOptions, Problem, ProblemInput, ProblemJson,
-  ProblemSummary, Progress, SolveOptions, SolveResult, SolveStats, Solver, SweepOptions, SweepPoint, SweepResult,
-  UsageProfile,
+  JudgeOptions, ProblemSummary, Progress, SolveOptions, SolveResult, SolveStats, Solver, SweepOptions, SweepPoint,
+  SweepResult, UsageProfile,
 } from './index.js';
 
 export declare const VERSION: string;

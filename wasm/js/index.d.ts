@@ -255,6 +255,12 @@ export interface SolveStats {
   history: ImprovementPoint[];
 }
 
+/** The limit evaluate() and resultOf() judge an assignment against. */
+export interface JudgeOptions {
+  /** Another usage limit than the file's (null: none), as solve()'s usageLimit. */
+  usageLimit?: bigint | number | null;
+}
+
 export interface SolveResult {
   /** One strategy index per node; empty when no answer was found (hasSolution false). */
   assignment: number[];
@@ -376,14 +382,18 @@ export interface Problem {
    * they stay valid after dispose().
    */
   nodeData(): Promise<NodeData>;
-  /** Exact cost split, peak and usage profile of an assignment (rejects with ERR_INVALID_ASSIGNMENT). */
-  evaluate(assignment: ArrayLike<number | bigint>): Promise<Evaluation>;
+  /**
+   * Exact cost split, peak and usage profile of an assignment (rejects with
+   * ERR_INVALID_ASSIGNMENT), judged against the file's usage limit or
+   * `usageLimit` (as solve()'s: a sweep's point at its own limit).
+   */
+  evaluate(assignment: ArrayLike<number | bigint>, options?: JudgeOptions): Promise<Evaluation>;
   /**
    * A result for an assignment given, not searched (a solution read from a
    * file): as solve()'s, with the exact evaluation, no lower bound and zero
-   * counts (rejects with ERR_INVALID_ASSIGNMENT).
+   * counts (rejects with ERR_INVALID_ASSIGNMENT), judged as evaluate() judges.
    */
-  resultOf(assignment: ArrayLike<number | bigint>): Promise<SolveResult>;
+  resultOf(assignment: ArrayLike<number | bigint>, options?: JudgeOptions): Promise<SolveResult>;
   solve(options?: SolveOptions): Promise<SolveResult>;
   /**
    * Memory against cost: the core's sweep (as `iopddl sweep`) at the given

@@ -181,14 +181,14 @@ export class ModuleCore {
   }
 
   // JSON texts, converted on the main thread (core.mjs).
-  evaluate(problem, a) {
+  evaluate(problem, a, usageLimit = '') {
     this.check();
-    return this.withInts(a, (ptr, n) => problem.evaluate(ptr, n));
+    return this.withInts(a, (ptr, n) => problem.evaluate(ptr, n, usageLimit));
   }
 
-  resultOf(problem, a) {
+  resultOf(problem, a, usageLimit = '') {
     this.check();
-    return this.withInts(a, (ptr, n) => problem.resultOf(ptr, n));
+    return this.withInts(a, (ptr, n) => problem.resultOf(ptr, n, usageLimit));
   }
 
   nodeData(problem) {
@@ -210,7 +210,7 @@ export class ModuleCore {
       const bad = this.mod.checkParams(o.params);
       if (bad) throw new IopddlError(bad, 'ERR_INVALID_PARAMS');
       if (n > 0) {
-        const e = JSON.parse(problem.evaluate(ptr, n));
+        const e = JSON.parse(problem.evaluate(ptr, n, ''));
         if (!e.ok) throw new IopddlError(`start: ${e.message}`, 'ERR_INVALID_ASSIGNMENT');
       }
       return this.spending('solve', () => start(ptr, n));

@@ -109,8 +109,8 @@ const ops = {
     if (l) l.close();
     return {};
   },
-  evaluate: (m) => core.evaluate(problem(m.handle), m.assignment),
-  resultOf: (m) => core.resultOf(problem(m.handle), m.assignment),
+  evaluate: (m) => core.evaluate(problem(m.handle), m.assignment, m.usageLimit),
+  resultOf: (m) => core.resultOf(problem(m.handle), m.assignment, m.usageLimit),
   parseSolution: (m) => core.parseSolution(m.text, m.source),
   nodeData: (m) => core.nodeData(problem(m.handle)),
 

@@ -81,8 +81,8 @@ export class ThreadedBackend {
 
   async nodeData(handle) { return this.core.nodeData(handle); }
   async parseSolution(text, source) { return this.core.parseSolution(text, source); }
-  async evaluate(handle, a) { return this.core.evaluate(handle, a); }
-  async resultOf(handle, a) { return this.core.resultOf(handle, a); }
+  async evaluate(handle, a, usageLimit) { return this.core.evaluate(handle, a, usageLimit); }
+  async resultOf(handle, a, usageLimit) { return this.core.resultOf(handle, a, usageLimit); }
 
   async solve(handle, o, onProgressJson) {
     const core = this.core;

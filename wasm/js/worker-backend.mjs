@@ -115,8 +115,8 @@ export class WorkerBackend {
 
   nodeData(handle) { return this.request('nodeData', { handle }); }
   parseSolution(text, source) { return this.request('parseSolution', { text, source }); }
-  evaluate(handle, a) { return this.request('evaluate', { handle, assignment: a }); }
-  resultOf(handle, a) { return this.request('resultOf', { handle, assignment: a }); }
+  evaluate(handle, a, usageLimit) { return this.request('evaluate', { handle, assignment: a, usageLimit }); }
+  resultOf(handle, a, usageLimit) { return this.request('resultOf', { handle, assignment: a, usageLimit }); }
 
   async solve(handle, o, onProgressJson) {
     const id = this.nextId;  // the id request() will use

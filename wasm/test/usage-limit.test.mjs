@@ -51,6 +51,31 @@ for (const backend of ['threads', 'single']) {
       }
     });
 
+    test('evaluate() and resultOf() judge at a limit given', async () => {
+      const p = await solver.load(exampleObject());
+      try {
+        const optimum = [0, 0, 2, 1, 0];
+        const tight = await p.evaluate(optimum, { usageLimit: 49n });
+        assert.equal(tight.usageLimit, 49n);
+        assert.equal(tight.withinLimit, false);
+        assert.equal(tight.feasible, false);
+        assert.equal(tight.totalCost, EXAMPLE_COST);
+        const none = await p.evaluate(optimum, { usageLimit: null });
+        assert.equal(none.usageLimit, null);
+        assert.equal(none.feasible, true);
+        assert.equal((await p.evaluate(optimum)).usageLimit, 50n, 'the file\'s without the option');
+        const r = await p.resultOf(optimum, { usageLimit: 49 });
+        assert.equal(r.usageLimit, 49n);
+        assert.equal(r.feasible, false);
+        assert.equal(r.evaluation.withinLimit, false);
+        assert.equal((await p.resultOf(optimum)).feasible, true);
+        await assert.rejects(p.evaluate(optimum, { usageLimit: -2n }), /usageLimit/);
+        await assert.rejects(p.resultOf(optimum, { limit: 3 }), /unknown resultOf\(\) option 'limit'/);
+      } finally {
+        p.dispose();
+      }
+    });
+
     test('bad values are refused by name', async () => {
       const p = await solver.load(exampleObject());
       try {
