@@ -143,6 +143,8 @@ function onReady(info) {
     ? 'WebAssembly · 1 thread'
     : `WebAssembly · ${info.threads} thread${info.threads === 1 ? '' : 's'}`;
   $('version').textContent = info.version;
+  // The time limit starts at the package's default (the field is empty until then).
+  if ($('time-limit').value === '') $('time-limit').value = String(info.defaultTimeLimitMs / 1000);
   const threads = $('threads');
   if (single) {
     threads.value = '1';

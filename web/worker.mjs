@@ -9,7 +9,7 @@
 //               | {op:'plan', id, assignment, limit, lowerBound}   (show a sweep's point)
 // Messages out: {type:'ready'|'loading'|'loaded'|'details'|'progress'|'result'|'error'
 //               |'sweep-point'|'sweep-result', id, ...}
-import { FORBIDDEN_COST, createSolver, VERSION } from './dist/browser.mjs';
+import { DEFAULT_TIME_LIMIT_MS, FORBIDDEN_COST, createSolver, VERSION } from './dist/browser.mjs';
 
 let solver = null;
 let problem = null;
@@ -52,6 +52,7 @@ async function init({ threads, memoryMB }) {
     cores: navigator.hardwareConcurrency || 1,
     version: VERSION,
     forbiddenCost: Number(FORBIDDEN_COST),  // the table's costs are numbers
+    defaultTimeLimitMs: DEFAULT_TIME_LIMIT_MS,
   };
 }
 

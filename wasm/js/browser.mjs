@@ -5,7 +5,7 @@
 import { createSolverOn } from './core.mjs';
 import { loadClassicScript } from './shared.mjs';
 
-export { FORBIDDEN_COST, IopddlError, VERSION } from './core.mjs';
+export { DEFAULT_TIME_LIMIT_MS, FORBIDDEN_COST, IopddlError, VERSION } from './core.mjs';
 
 const defaultUrls = {
   'iopddl.js': () => new URL('./iopddl.js', import.meta.url).href,

@@ -19,7 +19,7 @@ import { GZIP_MAGIC, IopddlError, MAX_THREADS, VERSION, disposedError, now, slee
 import { ThreadedBackend } from './threaded.mjs';
 import { WorkerBackend } from './worker-backend.mjs';
 
-export { FORBIDDEN_COST, IopddlError, VERSION } from './shared.mjs';
+export { DEFAULT_TIME_LIMIT_MS, FORBIDDEN_COST, IopddlError, VERSION } from './shared.mjs';
 
 
 function abortedError(what, signal) {

@@ -10,3 +10,4 @@ const constants = require('./constants.cjs');
 
 exports.VERSION = constants.version;
 exports.FORBIDDEN_COST = BigInt(constants.forbiddenCost);
+exports.DEFAULT_TIME_LIMIT_MS = constants.defaultTimeLimitMs;

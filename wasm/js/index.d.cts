@@ -10,4 +10,5 @@ export type {
 
 export declare const VERSION: string;
 export declare const FORBIDDEN_COST: bigint;
+export declare const DEFAULT_TIME_LIMIT_MS: number;
 export declare function createSolver(options?: CreateSolverOptions): Promise<Solver>;

@@ -457,6 +457,8 @@ export declare class IopddlError extends Error {
 export declare const VERSION: string;
 /** Node and edge entries at or above this are forbidden choices (the core's kForbidden, 10^18). */
 export declare const FORBIDDEN_COST: bigint;
+/** The time limit solve() applies when none is given (the core's default), in milliseconds. */
+export declare const DEFAULT_TIME_LIMIT_MS: number;
 
 /** Starts a solver: the WebAssembly module and its thread pool. */
 export declare function createSolver(options?: CreateSolverOptions): Promise<Solver>;

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { createSolverOn, IopddlError } from './core.mjs';
 
-export { FORBIDDEN_COST, IopddlError, VERSION } from './core.mjs';
+export { DEFAULT_TIME_LIMIT_MS, FORBIDDEN_COST, IopddlError, VERSION } from './core.mjs';
 
 const require = createRequire(import.meta.url);
 const here = fileURLToPath(new URL('.', import.meta.url));

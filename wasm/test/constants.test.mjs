@@ -36,6 +36,11 @@ const restatements = [
     pattern: new RegExp(`(time_?limit|default)\\w*\\s*[=:?][^\\n;]*(?<![\\w.])${constants.defaultTimeLimitMs / 1000}(?![\\w.])`, 'i'),
     where: ['wasm/js', 'web'],
   },
+  {
+    name: 'defaultTimeLimitMs (field)',
+    pattern: new RegExp(`id="time-limit"[^>]*\\bvalue="${constants.defaultTimeLimitMs / 1000}"`),
+    where: ['web'],
+  },
   { name: 'forbiddenCost', pattern: number(constants.forbiddenCost), where: ['wasm/js', 'web'] },
   { name: 'forbiddenThreshold', pattern: number(constants.forbiddenThreshold), where: ['wasm/js', 'web'] },
   {
@@ -66,6 +71,7 @@ function code(text) {
 test('the package exports the module\'s constants', () => {
   assert.equal(pkg.VERSION, constants.version);
   assert.equal(pkg.FORBIDDEN_COST, BigInt(constants.forbiddenCost));
+  assert.equal(pkg.DEFAULT_TIME_LIMIT_MS, constants.defaultTimeLimitMs);
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   assert.equal(manifest.version, constants.version, 'package.json and src/version.h disagree');
 });
@@ -73,7 +79,9 @@ test('the package exports the module\'s constants', () => {
 test('the patterns find what they look for', () => {
   for (const { name, pattern } of restatements) {
     const value = name === 'gzipMagic' ? '[0x1f, 0x8b]' : name === 'version' ? `'${constants.version}'`
-      : name.endsWith('(seconds)') ? `timeLimit = ${constants.defaultTimeLimitMs / 1000}` : String(constants[name]);
+      : name.endsWith('(seconds)') ? `timeLimit = ${constants.defaultTimeLimitMs / 1000}`
+      : name.endsWith('(field)') ? `<input id="time-limit" type="number" value="${constants.defaultTimeLimitMs / 1000}">`
+      : String(constants[name]);
     assert.match(value, pattern, name);
   }
   assert.match('threads, 1, 256)', number(256));
