@@ -103,8 +103,8 @@ struct Problem {
       }
     }
   }
-  int64_t limit_or_max() const { return has_usage_limit ? usage_limit : INT64_MAX; }
   UsageLimit limit() const { return {has_usage_limit, has_usage_limit ? usage_limit : 0}; }
+  int64_t limit_or_max() const { return limit().or_max(); }
   uint64_t total_strategies() const { return node_cost.size(); }
 };
 

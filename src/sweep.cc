@@ -8,10 +8,13 @@ namespace iopddl {
 
 namespace {
 
-// A point from a solve's result, judged at the point's limit.
+// A point from a solve's result, judged at the point's limit (the solve's
+// own evaluation when it ran at that limit).
 void fill(const Problem& p, const SolveResult& r, SweepPoint* pt) {
   pt->assignment = r.assignment;
-  const Evaluation ev = evaluate(p, r.assignment, UsageLimit{true, pt->limit});
+  const bool same = r.usage_limit.has && r.usage_limit.value == pt->limit;
+  const Evaluation other = same ? Evaluation() : evaluate(p, r.assignment, UsageLimit{true, pt->limit});
+  const Evaluation& ev = same ? r.evaluation : other;
   pt->feasible = ev.feasible();
   pt->cost = ev.total_cost;
   pt->peak_usage = ev.peak_usage;
@@ -24,7 +27,7 @@ void fill(const Problem& p, const SolveResult& r, SweepPoint* pt) {
 
 // A plan found at a smaller limit replaces the point's own when it is cheaper
 // (it fits: its peak is within the smaller limit).
-void take_if_cheaper(const Problem& p, const SweepPoint& smaller, SweepPoint* pt) {
+void take_if_cheaper(const SweepPoint& smaller, SweepPoint* pt) {
   if (!smaller.feasible || (pt->feasible && pt->cost <= smaller.cost)) return;
   pt->assignment = smaller.assignment;
   pt->feasible = true;
@@ -55,7 +58,11 @@ SweepResult sweep(const Problem& p, const SweepOptions& o) {
   }
   std::sort(limits.begin(), limits.end());
   limits.erase(std::unique(limits.begin(), limits.end()), limits.end());
-  out.least_peak = least_peak_usage(p);
+  // Every node at its least usage: no plan peaks lower (and below that peak,
+  // it is the plan that comes closest).
+  const std::vector<int32_t> least_plan = least_usage_plan(p);
+  const Evaluation least_ev = evaluate(p, least_plan, UsageLimit{false, 0});
+  out.least_peak = least_ev.peak_usage;
 
   // Each solve gets an equal part of the time left.
   int solves_left = 0;
@@ -87,10 +94,9 @@ SweepResult sweep(const Problem& p, const SweepOptions& o) {
     pt.limit = limit;
     if (Int128(limit) < out.least_peak) {
       // Nothing fits: the least-usage plan, which comes closest.
-      pt.assignment = least_usage_plan(p);
-      const Evaluation ev = evaluate(p, pt.assignment, UsageLimit{true, limit});
-      pt.cost = ev.total_cost;
-      pt.peak_usage = ev.peak_usage;
+      pt.assignment = least_plan;
+      pt.cost = least_ev.total_cost;
+      pt.peak_usage = least_ev.peak_usage;
       pt.proven_infeasible = true;
     } else {
       const SolveResult r = run(UsageLimit{true, limit}, smaller_plan(limit));
@@ -165,7 +171,7 @@ SweepResult sweep(const Problem& p, const SweepOptions& o) {
   }
 
   // A plan found at a smaller limit fits every larger one.
-  for (size_t k = 1; k < pts.size(); ++k) take_if_cheaper(p, pts[k - 1], &pts[k]);
+  for (size_t k = 1; k < pts.size(); ++k) take_if_cheaper(pts[k - 1], &pts[k]);
 
   // A bound at a larger limit holds at every smaller one, as does the free
   // solve's; a point proven infeasible has no finite bound to raise.

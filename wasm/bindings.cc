@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -127,23 +128,29 @@ std::string error_json(const std::string& message) {
   return j.done();
 }
 
-// A usage limit as JavaScript passes it: "" for the file's, "none" for no
-// limit, else a non-negative decimal integer below 2^63.
-Status parse_usage_limit(const Problem& p, const std::string& text, UsageLimit* limit) {
-  if (text.empty()) {
-    *limit = p.limit();
-    return Status::Ok();
-  }
+// A limit's decimal digits: a non-negative integer below 2^63, nothing else.
+bool parse_limit_digits(const std::string& text, int64_t* v) {
+  if (text.empty() || text[0] == '-' || text[0] == '+' || text[0] == ' ') return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long n = std::strtoll(text.c_str(), &end, 10);
+  if (errno || *end) return false;
+  *v = int64_t(n);
+  return true;
+}
+
+// A usage limit as JavaScript passes it: "" for the file's (left unset),
+// "none" for no limit, else a non-negative decimal integer below 2^63.
+Status parse_usage_limit(const std::string& text, std::optional<UsageLimit>* limit) {
+  limit->reset();
+  if (text.empty()) return Status::Ok();
   if (text == "none") {
     *limit = UsageLimit{false, 0};
     return Status::Ok();
   }
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (errno || *end || text[0] == '-' || text[0] == '+' || text[0] == ' ')
-    return Status::Error("usageLimit must be a non-negative integer below 2^63, got " + text);
-  *limit = UsageLimit{true, int64_t(v)};
+  int64_t v;
+  if (!parse_limit_digits(text, &v)) return Status::Error("usageLimit must be a non-negative integer below 2^63, got " + text);
+  *limit = UsageLimit{true, v};
   return Status::Ok();
 }
 
@@ -396,12 +403,12 @@ class ProblemHandle {
   // `usage_limit` as parse_usage_limit() reads it (the answer is judged against it).
   std::string evaluate(double ptr, double n, const std::string& usage_limit) const {
     if (!p_) return "null";
-    UsageLimit limit;
-    Status ls = parse_usage_limit(*p_, usage_limit, &limit);
+    std::optional<UsageLimit> limit;
+    Status ls = parse_usage_limit(usage_limit, &limit);
     if (!ls) return error_json(ls.message);
     const int32_t* a = reinterpret_cast<const int32_t*>(uintptr_t(ptr));
     std::vector<int32_t> v(a, a + size_t(n));
-    return evaluation_json(*p_, iopddl::evaluate(*p_, v, limit), true);
+    return evaluation_json(*p_, iopddl::evaluate(*p_, v, limit.value_or(p_->limit())), true);
   }
   // A solve's result for the `n` strategies at `ptr` as given, not searched
   // (a solution read from a file): exact evaluation, no bound, zero counts.
@@ -409,8 +416,10 @@ class ProblemHandle {
   std::string result_of(double ptr, double n, const std::string& usage_limit) const {
     if (!p_) return "null";
     SolveResult r;
-    Status ls = parse_usage_limit(*p_, usage_limit, &r.usage_limit);
+    std::optional<UsageLimit> limit;
+    Status ls = parse_usage_limit(usage_limit, &limit);
     if (!ls) return error_json(ls.message);
+    r.usage_limit = limit.value_or(p_->limit());
     const int32_t* a = reinterpret_cast<const int32_t*>(uintptr_t(ptr));
     r.assignment.assign(a, a + size_t(n));
     r.evaluation = iopddl::evaluate(*p_, r.assignment, r.usage_limit);
@@ -575,12 +584,8 @@ Status solve_options(double time_limit_seconds, int threads, const std::string& 
                      SolveOptions* o) {
   Status ps = parse_params(params, &o->params);
   if (!ps) return ps;
-  if (!usage_limit.empty()) {
-    UsageLimit limit;
-    Status ls = parse_usage_limit(Problem(), usage_limit, &limit);
-    if (!ls) return ls;
-    o->usage_limit = limit;
-  }
+  Status ls = parse_usage_limit(usage_limit, &o->usage_limit);
+  if (!ls) return ls;
   const int32_t* sp = reinterpret_cast<const int32_t*>(uintptr_t(start_ptr));
   o->start.assign(sp, sp + size_t(start_n));
   o->time_limit_seconds = time_limit_seconds;
@@ -603,19 +608,31 @@ Status sweep_options(double time_limit_seconds, int threads, const std::string& 
     size_t end = limits.find(',', at);
     if (end == std::string::npos) end = limits.size();
     const std::string t = limits.substr(at, end - at);
-    errno = 0;
-    char* e = nullptr;
-    const long long v = std::strtoll(t.c_str(), &e, 10);
-    if (t.empty() || errno || *e || t[0] == '-' || t[0] == '+' || t[0] == ' ')
+    int64_t v;
+    if (!parse_limit_digits(t, &v))
       return Status::Error("limits[" + std::to_string(o->limits.size()) +
                            "] must be a non-negative integer below 2^63, got " + t);
-    o->limits.push_back(int64_t(v));
+    o->limits.push_back(v);
     at = end + 1;
   }
   return Status::Ok();
 }
 
 #ifdef __EMSCRIPTEN_PTHREADS__
+// How a task's run ends: failed for memory that ran out on another thread
+// meanwhile, failed with the core's message, or finished with `json()`.
+template <class MakeJson>
+void end_task(TaskState& task, const Status& status, MakeJson json) {
+  if (g_oom_elsewhere.exchange(false)) {
+    task.out_of_memory.store(true);
+    task.state.store(kFailed);
+  } else if (!status.ok) {
+    task.fail(status.message);
+  } else {
+    task.finish(json());
+  }
+}
+
 // Starts a solve on its own pthread (the threaded build); `heartbeat` in
 // seconds (0: progress only on events); the rest as for solve_options.
 Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int threads,
@@ -642,17 +659,8 @@ Task start_solve(const ProblemHandle& handle, double time_limit_seconds, int thr
       t->progress = progress_json(pr, t->progress_seq + 1);
       ++t->progress_seq;
     };
-    SolveResult r = solve(*problem, o);
-    if (g_oom_elsewhere.exchange(false)) {
-      task->out_of_memory.store(true);
-      task->state.store(kFailed);
-      return;
-    }
-    if (!r.status.ok) {
-      task->fail(r.status.message);
-      return;
-    }
-    task->finish(result_json(*problem, r, task->stop.load()));
+    const SolveResult r = solve(*problem, o);
+    end_task(*task, r.status, [&] { return result_json(*problem, r, task->stop.load()); });
   });
   return Task(task);
 }
@@ -681,17 +689,8 @@ Task start_sweep(const ProblemHandle& handle, double time_limit_seconds, int thr
       std::lock_guard<std::mutex> lock(t->mu);
       t->items.push_back(std::move(json));
     };
-    SweepResult r = sweep(*problem, o);
-    if (g_oom_elsewhere.exchange(false)) {
-      task->out_of_memory.store(true);
-      task->state.store(kFailed);
-      return;
-    }
-    if (!r.status.ok) {
-      task->fail(r.status.message);
-      return;
-    }
-    task->finish(sweep_json(r, task->stop.load()));
+    const SweepResult r = sweep(*problem, o);
+    end_task(*task, r.status, [&] { return sweep_json(r, task->stop.load()); });
   });
   return Task(task);
 }
