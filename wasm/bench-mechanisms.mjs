@@ -19,33 +19,19 @@
 //
 // DIR holds best_known.tsv and the instances (default ../shared/benchmarks).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { instances, nativeCli, only, opt, root } from './bench-args.mjs';
 
-const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
-};
-const benchDir = resolve(root, opt('--benchmarks', '../shared/benchmarks'));
 const threadCounts = opt('--threads', '1,2').split(',').map(Number);
 const seconds = Number(opt('--seconds', '20'));
 const seed = opt('--seed', '1');
-const native = resolve(root, opt('--native', 'build/iopddl'));
+const native = nativeCli();
 const dist = resolve(root, opt('--dist', 'dist'));
 const rounds = Number(opt('--rounds', '0'));
-const onlyAt = args.indexOf('--only');
-const only = onlyAt >= 0 ? args.slice(onlyAt + 1).filter((a) => !a.startsWith('--')) : ['A', 'C', 'M', 'S'];
 
-if (!existsSync(native)) throw new Error(`${native} not found: build the CLI first (scripts/setup.sh)`);
 const { createSolver } = await import(join(dist, 'node.mjs'));
 
-const rows = readFileSync(join(benchDir, 'best_known.tsv'), 'utf8').trim().split('\n').slice(1)
-  .map((l) => l.split('\t'))
-  .map(([instance, file]) => ({ instance, file: join(benchDir, file) }))
-  .filter((r) => only.includes(r.instance));
+const rows = instances(only(['A', 'C', 'M', 'S']));
 
 // The CLI's --stats: "# done in X s: R rounds, P message passes, W windows, L local moves, ..."
 // and one "# name tried improved seconds share fall/s what" line per mechanism.

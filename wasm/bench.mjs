@@ -16,33 +16,20 @@
 // included: the solve gets what is left after the same margin the CLI keeps.
 // Loading is timed from the file on disk to the problem in memory on both sides.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { instances, nativeCli, only, opt, root } from './bench-args.mjs';
 
-const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
-};
-const benchDir = resolve(root, opt('--benchmarks', '../shared/benchmarks'));
 const threads = Number(opt('--threads', '2'));
 const fraction = Number(opt('--fraction', '1'));
 const seed = opt('--seed', '1');
-const native = resolve(root, opt('--native', 'build/iopddl'));
+const native = nativeCli();
 const backend = opt('--backend', 'threads');
 const sliceMs = Number(opt('--slice', '500'));
-const onlyAt = args.indexOf('--only');
-const only = onlyAt >= 0 ? args.slice(onlyAt + 1).filter((a) => !a.startsWith('--')) : null;
 
-if (!existsSync(native)) throw new Error(`${native} not found: build the CLI first (scripts/setup.sh)`);
 const { createSolver } = await import(join(root, 'dist', 'node.mjs'));
 
-const rows = readFileSync(join(benchDir, 'best_known.tsv'), 'utf8').trim().split('\n').slice(1)
-  .map((l) => l.split('\t'))
-  .map(([instance, file, timeout, best]) => ({ instance, file: join(benchDir, file), timeout: Number(timeout) * fraction, best: BigInt(best) }))
-  .filter((r) => !only || only.includes(r.instance));
+const rows = instances(only(null), fraction);
 
 const score = (best, cost, feasible) => (feasible && cost ? Number(best) / Number(cost) : 0);
 const margin = (t) => Math.min(0.25 * t, 0.3 + 0.01 * t);  // as native/main.cc

@@ -60,17 +60,12 @@ function upperBound(xs, x) {
   return lo - 1;
 }
 
-export class StepChart {
-  /**
-   * @param {HTMLElement} host  an element to draw in (gets a canvas and a read-out)
-   * @param {object} opts  { yTitle, xUnit, formatX, xTickFormat(ticks, step), formatY,
-   *                         formatHoverX, formatHoverY, yFromZero, empty, ariaLabel }
-   */
-  constructor(host, opts = {}) {
+// What both charts share: a canvas and a read-out in the host, redrawn on
+// the next frame after a change, a resize or a switch of colour scheme.
+class CanvasChart {
+  constructor(host, opts) {
     this.host = host;
     this.opts = opts;
-    this.data = { series: [], refs: [], xMin: 0, xMax: 1 };
-    this.hoverX = null;
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'chart-canvas';
     this.canvas.setAttribute('role', 'img');
@@ -83,6 +78,52 @@ export class StepChart {
     this.frame = 0;
     this.resizeObserver = new ResizeObserver(() => this.schedule());
     this.resizeObserver.observe(host);
+    matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', () => this.schedule());
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  // Sizes the canvas to its host at the device's pixel ratio and clears it;
+  // the host's size and the theme's colours and font, or null when hidden.
+  begin() {
+    const { canvas, ctx, host } = this;
+    const w = host.clientWidth;
+    const h = host.clientHeight;
+    if (w === 0 || h === 0) return null;
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
+    }
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    const text = css(host, '--chart-text', '#5d6679');
+    const grid = css(host, '--chart-grid', '#e8ebf2');
+    const font = `12px ${css(document.body, 'font-family', 'system-ui, sans-serif')}`;
+    ctx.font = font;
+    ctx.textBaseline = 'middle';
+    return { w, h, text, grid, font };
+  }
+}
+
+export class StepChart extends CanvasChart {
+  /**
+   * @param {HTMLElement} host  an element to draw in (gets a canvas and a read-out)
+   * @param {object} opts  { yTitle, xUnit, formatX, xTickFormat(ticks, step), formatY,
+   *                         formatHoverX, formatHoverY, yFromZero, empty, ariaLabel }
+   */
+  constructor(host, opts = {}) {
+    super(host, opts);
+    this.data = { series: [], refs: [], xMin: 0, xMax: 1 };
+    this.hoverX = null;
     this.canvas.addEventListener('pointermove', (e) => {
       const r = this.canvas.getBoundingClientRect();
       this.hoverPx = e.clientX - r.left;
@@ -92,7 +133,6 @@ export class StepChart {
       this.hoverPx = null;
       this.schedule();
     });
-    matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', () => this.schedule());
   }
 
   /**
@@ -105,14 +145,6 @@ export class StepChart {
     this.data = Object.assign({ series: [], refs: [], xMin: 0, xMax: 1 }, data);
     if (data.ariaLabel) this.canvas.setAttribute('aria-label', data.ariaLabel);
     this.schedule();
-  }
-
-  schedule() {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
   }
 
   yRange() {
@@ -141,24 +173,10 @@ export class StepChart {
   }
 
   draw() {
-    const { canvas, ctx, host } = this;
-    const w = host.clientWidth;
-    const h = host.clientHeight;
-    if (w === 0 || h === 0) return;
-    const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(h * dpr);
-      canvas.style.width = `${w}px`;
-      canvas.style.height = `${h}px`;
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
-    const text = css(host, '--chart-text', '#5d6679');
-    const grid = css(host, '--chart-grid', '#e8ebf2');
-    const font = `12px ${css(document.body, 'font-family', 'system-ui, sans-serif')}`;
-    ctx.font = font;
-    ctx.textBaseline = 'middle';
+    const frame = this.begin();
+    if (!frame) return;
+    const { ctx, host } = this;
+    const { w, h, text, grid, font } = frame;
 
     const yr = this.yRange();
     if (!yr) {
@@ -383,28 +401,16 @@ export class StepChart {
  * every larger limit) and b's bound holds on (a, b] (it holds at every
  * smaller limit): both curves are steps, so the band is exactly what is known.
  */
-export class CurveChart {
+export class CurveChart extends CanvasChart {
   /**
    * @param {HTMLElement} host  an element to draw in
    * @param {object} opts  { onPick(index), formatX, formatY, empty, ariaLabel }
    */
   constructor(host, opts = {}) {
-    this.host = host;
-    this.opts = opts;
+    super(host, opts);
     this.data = { points: [], ref: null, selected: -1 };
     this.positions = [];  // [{ index, x, y }] in CSS pixels, of the points drawn
     this.hover = -1;
-    this.canvas = document.createElement('canvas');
-    this.canvas.className = 'chart-canvas';
-    this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', opts.ariaLabel || 'chart');
-    this.readout = document.createElement('div');
-    this.readout.className = 'chart-readout';
-    this.readout.hidden = true;
-    host.append(this.canvas, this.readout);
-    this.ctx = this.canvas.getContext('2d');
-    this.frame = 0;
-    new ResizeObserver(() => this.schedule()).observe(host);
     const at = (e) => {
       const r = this.canvas.getBoundingClientRect();
       return this.nearest(e.clientX - r.left, e.clientY - r.top);
@@ -419,7 +425,6 @@ export class CurveChart {
       const k = at(e);
       if (k >= 0 && this.opts.onPick) this.opts.onPick(k);
     });
-    matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', () => this.schedule());
   }
 
   // The point within 12 px of (x, y), closest first; -1 for none.
@@ -443,33 +448,11 @@ export class CurveChart {
     this.schedule();
   }
 
-  schedule() {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
-  }
-
   draw() {
-    const { canvas, ctx, host } = this;
-    const w = host.clientWidth;
-    const h = host.clientHeight;
-    if (w === 0 || h === 0) return;
-    const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(h * dpr);
-      canvas.style.width = `${w}px`;
-      canvas.style.height = `${h}px`;
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
-    const text = css(host, '--chart-text', '#5d6679');
-    const grid = css(host, '--chart-grid', '#e8ebf2');
-    const font = `12px ${css(document.body, 'font-family', 'system-ui, sans-serif')}`;
-    ctx.font = font;
-    ctx.textBaseline = 'middle';
+    const frame = this.begin();
+    if (!frame) return;
+    const { ctx, host } = this;
+    const { w, h, text, grid, font } = frame;
     const pts = this.data.points;
     this.positions = [];
     const feasible = pts.filter((p) => p.feasible);

@@ -64,16 +64,18 @@ const SOLVE_OPTIONS = ['timeLimitMs', 'threads', 'seed', 'maxRounds', 'usageLimi
 export function usageLimitText(v) {
   if (v === undefined) return '';
   if (v === null) return 'none';
+  return limitText(v, 'usageLimit', 'a BigInt, an integer or null (no limit)');
+}
+
+// One usage limit, `name` in the messages: a BigInt or a safe integer from 0
+// to 2^63 - 1, as decimal digits.
+function limitText(v, name, kinds) {
   if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) {
-      throw new RangeError(`usageLimit must be an integer (a BigInt above 2^53), got ${String(v)}`);
-    }
+    if (!Number.isSafeInteger(v)) throw new RangeError(`${name} must be an integer (a BigInt above 2^53), got ${String(v)}`);
     v = BigInt(v);
   }
-  if (typeof v !== 'bigint') {
-    throw new TypeError(`usageLimit must be a BigInt, an integer or null (no limit), got ${typeof v}`);
-  }
-  if (v < 0n || v >= 2n ** 63n) throw new RangeError(`usageLimit must be between 0 and 2^63 - 1, got ${v}`);
+  if (typeof v !== 'bigint') throw new TypeError(`${name} must be ${kinds}, got ${typeof v}`);
+  if (v < 0n || v >= 2n ** 63n) throw new RangeError(`${name} must be between 0 and 2^63 - 1, got ${v}`);
   return v.toString();
 }
 
@@ -146,15 +148,7 @@ export function sweepOptions(o, solver) {
     if (!Array.isArray(o.limits) || o.limits.length === 0) {
       throw new TypeError('limits must be a non-empty array of non-negative integers (BigInt or safe integer)');
     }
-    limits = o.limits.map((v, i) => {
-      if (typeof v === 'number') {
-        if (!Number.isSafeInteger(v)) throw new RangeError(`limits[${i}] must be an integer (a BigInt above 2^53), got ${v}`);
-        v = BigInt(v);
-      }
-      if (typeof v !== 'bigint') throw new TypeError(`limits[${i}] must be a BigInt or an integer, got ${typeof v}`);
-      if (v < 0n || v >= 2n ** 63n) throw new RangeError(`limits[${i}] must be between 0 and 2^63 - 1, got ${v}`);
-      return v.toString();
-    }).join(',');
+    limits = o.limits.map((v, i) => limitText(v, `limits[${i}]`, 'a BigInt or an integer')).join(',');
   }
   const points = o.points === undefined ? DEFAULT_SWEEP_POINTS : checkInteger('points', o.points, 1, MAX_SWEEP_POINTS);
   if (o.onPoint !== undefined && typeof o.onPoint !== 'function') throw new TypeError('onPoint must be a function');

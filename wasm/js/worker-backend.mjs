@@ -120,7 +120,6 @@ export class WorkerBackend {
 
   async solve(handle, o, onProgressJson) {
     const id = this.nextId;  // the id request() will use
-    const onAbort = () => this.worker.post({ op: 'abort', id });
     const p = this.request('solve', {
       handle,
       timeLimitMs: o.timeLimitMs,
@@ -133,20 +132,14 @@ export class WorkerBackend {
       sliceMs: o.signal ? o.sliceMs : 0,
       aborted: !!(o.signal && o.signal.aborted),
     }, undefined, onProgressJson);
-    if (o.signal && !o.signal.aborted) o.signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      return await p;
-    } finally {
-      if (o.signal) o.signal.removeEventListener('abort', onAbort);
-    }
+    return this.abortable(p, id, o.signal);
   }
 
   // The whole sweep runs in the Worker in one piece (the core's sweep cannot
   // be sliced): an abort is seen only before it starts (then each solve gets
   // no time); after that the sweep ends within its time limit.
   async sweep(handle, o, onPointJson) {
-    const id = this.nextId;  // the id request() will use
-    const onAbort = () => this.worker.post({ op: 'abort', id });  // seen if the sweep has not started
+    const id = this.nextId;  // the id request() will use (an abort is seen only if the sweep has not started)
     const p = this.request('sweep', {
       handle,
       timeLimitMs: o.timeLimitMs,
@@ -157,11 +150,18 @@ export class WorkerBackend {
       params: o.params,
       aborted: !!(o.signal && o.signal.aborted),
     }, undefined, onPointJson);
-    if (o.signal && !o.signal.aborted) o.signal.addEventListener('abort', onAbort, { once: true });
+    return this.abortable(p, id, o.signal);
+  }
+
+  // Request `id`'s answer, with the signal's abort sent on to the Worker
+  // while it runs.
+  async abortable(p, id, signal) {
+    const onAbort = () => this.worker.post({ op: 'abort', id });
+    if (signal && !signal.aborted) signal.addEventListener('abort', onAbort, { once: true });
     try {
       return await p;
     } finally {
-      if (o.signal) o.signal.removeEventListener('abort', onAbort);
+      if (signal) signal.removeEventListener('abort', onAbort);
     }
   }
 
