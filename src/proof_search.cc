@@ -54,6 +54,7 @@ bool ProofSearch::init(const SearchModel& m, const Contraction* contraction, std
   stats_ = {};
   tree_.reset();
   has_upper_ = false;
+  refused_rounding_.clear();
   upper_d_ = std::numeric_limits<double>::infinity();
   active_ = within_size(m, contraction);
   if (!active_) return false;
@@ -194,10 +195,16 @@ void ProofSearch::refresh_upper(const std::function<bool(Int128*)>& upper) {
 // Offers an answer (a rounding or a leaf, in the model's strategies) when it
 // is within the limit, free of forbidden entries (`big` exceeds every finite
 // total) and cheaper than the incumbent.
+// Over the limit, forbidden, or not below the upper bound (which only falls):
+// refused now and whenever offered again.
+bool ProofSearch::refuses(const SearchState& s) const {
+  return !s.within_limit() || !(s.cost < m_->big) || (has_upper_ && !(s.cost < upper_d_));
+}
+
 void ProofSearch::offer_if_better(const SearchState& s,
                                   const std::function<void(const std::vector<int32_t>&, double)>& offer,
                                   const std::function<bool(Int128*)>& upper) {
-  if (!s.within_limit() || !(s.cost < m_->big) || (has_upper_ && !(s.cost < upper_d_))) return;
+  if (refuses(s)) return;
   ++stats_.answers;
   offer(s.s, s.cost);
   refresh_upper(upper);
@@ -391,12 +398,22 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
     const double offset = w->relax.penalty_offset();
     const double lb = mp_.lower_bound(&mag) - offset;
     expand(rounded_, &expanded_);
-    SearchState s;
-    s.init(*m_, expanded_);
     bool all_live = true;
     for (int i = 0; i < pm.n && all_live; ++i)
       all_live = live[pm.dom_off[i] + position_[pm.p->strategy_offset[i] + rounded_[i]]];
-    if (all_live) offer_if_better(s, offer, upper);
+    // Costing a rounding takes a pass over the whole graph. Only a live one
+    // can be offered, one refused before would be refused again, and the
+    // multipliers' step needs its cost only when the bound is not a number.
+    double rounding_cost = std::numeric_limits<double>::quiet_NaN();
+    if ((all_live && rounded_ != refused_rounding_) || std::isnan(lb)) {
+      SearchState s;
+      s.init(*m_, expanded_);
+      rounding_cost = s.cost;
+      if (all_live) {
+        offer_if_better(s, offer, upper);
+        if (refuses(s)) refused_rounding_ = rounded_;
+      }
+    }
     const bool gained = !std::isfinite(c.best) || lb > c.best + 1e-9 * std::abs(c.best);
     if (lb > c.best) {
       c.best = lb;
@@ -426,7 +443,7 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
     // The step is sized by the bound itself, not by the rounding's value: a
     // rounding that takes a removed strategy pays a forbidden entry's price, and
     // a step sized by that overshoots the multipliers far out.
-    w->relax.update(expanded_, s.cost, upper_d_, &rng_, lb);
+    w->relax.update(expanded_, rounding_cost, upper_d_, &rng_, lb);
   }
   return true;
 }

@@ -159,6 +159,7 @@ class ProofSearch {
   MessagePassing layout_;  // where each incidence's side of the pieces lies in the proof model
   std::vector<double> weight_, extra_, node_piece_, side_, node_min_, edge_min_;
   std::vector<int32_t> rounded_, best_rounding_, expanded_;
+  std::vector<int32_t> refused_rounding_;  // the last rounding costed at or above the upper bound
   std::vector<int64_t> row_sum_;
 
   // The root (every value live, no multipliers, no messages) on the stack;
@@ -190,6 +191,7 @@ class ProofSearch {
   // The tree node in flight once its bound is done: prune, reduce, branch.
   void settle(const std::function<bool(Int128*)>& upper,
               const std::function<void(const std::vector<int32_t>&, double)>& offer);
+  bool refuses(const SearchState& s) const;
   void offer_if_better(const SearchState& s, const std::function<void(const std::vector<int32_t>&, double)>& offer,
                        const std::function<bool(Int128*)>& upper);
   void expand(const std::vector<int32_t>& proof_assignment, std::vector<int32_t>* out) const;

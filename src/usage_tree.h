@@ -19,9 +19,16 @@ class UsageTree {
     for (int k = n_; k < size_; ++k) mx_[size_ + k] = INT64_MIN / 4;
     for (int k = size_ - 1; k >= 1; --k) mx_[k] = std::max(mx_[2 * k], mx_[2 * k + 1]);
   }
+  // init(segments) followed by adds whose sums per segment are `values`, in
+  // O(segments) instead of an O(log) add per interval.
+  void init(const std::vector<int64_t>& values) {
+    init(int(values.size()));
+    for (size_t k = 0; k < values.size(); ++k) mx_[size_ + k] = values[k];
+    for (int k = size_ - 1; k >= 1; --k) mx_[k] = std::max(mx_[2 * k], mx_[2 * k + 1]);
+  }
   // Adds v on segments [lo, hi).
   void add(int lo, int hi, int64_t v) {
-    if (lo < hi && v != 0) add(1, 0, size_, lo, hi, v);
+    if (lo < hi && v != 0) add_bottom_up(lo, hi, v);
   }
   // Max on segments [lo, hi); INT64_MIN/4 when empty.
   int64_t max(int lo, int hi) const {
@@ -44,17 +51,26 @@ class UsageTree {
   int n_ = 1, size_ = 1;
   std::vector<int64_t> mx_, lz_;  // mx_[k] excludes lazies of k's ancestors, includes lz_[k]
 
-  void add(int k, int l, int r, int lo, int hi, int64_t v) {
-    if (hi <= l || r <= lo) return;
-    if (lo <= l && r <= hi) {
-      mx_[k] += v;
-      lz_[k] += v;
-      return;
+  // Bottom-up over the perfect tree: the nodes covering [lo, hi) are the
+  // ones a top-down descent would stop at, without its recursion (a call per
+  // node visited, which WebAssembly pays for dearly); then the maxima on the
+  // two paths from the ends up to the root are redone.
+  void add_bottom_up(int lo, int hi, int64_t v) {
+    int l = lo + size_, r = hi + size_;
+    const int l0 = l, r0 = r - 1;
+    for (; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) apply(l++, v);
+      if (r & 1) apply(--r, v);
     }
-    int m = (l + r) / 2;
-    add(2 * k, l, m, lo, hi, v);
-    add(2 * k + 1, m, r, lo, hi, v);
-    mx_[k] = std::max(mx_[2 * k], mx_[2 * k + 1]) + lz_[k];
+    refresh_above(l0);
+    refresh_above(r0);
+  }
+  void apply(int k, int64_t v) {
+    mx_[k] += v;
+    lz_[k] += v;
+  }
+  void refresh_above(int k) {
+    for (k >>= 1; k >= 1; k >>= 1) mx_[k] = std::max(mx_[2 * k], mx_[2 * k + 1]) + lz_[k];
   }
   int64_t max(int k, int l, int r, int lo, int hi) const {
     if (lo <= l && r <= hi) return mx_[k];

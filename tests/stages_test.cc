@@ -44,8 +44,14 @@ TEST(UsageTree, MatchesBruteForce) {
   for (int round = 0; round < 200; ++round) {
     const int S = 1 + int(rng.below(40));
     UsageTree t;
-    t.init(S);
     std::vector<int64_t> plain(S, 0);
+    // Half the rounds start from given values (the bulk build), half empty.
+    if (round % 2) {
+      for (int64_t& v : plain) v = int64_t(rng.below(2001)) - 1000;
+      t.init(plain);
+    } else {
+      t.init(S);
+    }
     for (int step = 0; step < 60; ++step) {
       int lo = int(rng.below(uint32_t(S))), hi = int(rng.below(uint32_t(S + 1)));
       if (lo > hi) std::swap(lo, hi);
