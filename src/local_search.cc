@@ -21,6 +21,9 @@ void LocalSearch::init(const SearchModel& m, const TiedGroups* groups) {
   delta_cache_.assign(m.dom.size(), 0.0);
   cached_.assign(m.n, 0);
   cache_epoch_ = 0;
+  node_best_.assign(m.n, KeptBest{});
+  changed_at_.assign(m.n, 0);
+  moves_ = 0;
 }
 
 void LocalSearch::gather_alive(int t) {
@@ -34,8 +37,13 @@ void LocalSearch::gather_alive(int t) {
 }
 
 void LocalSearch::moved(int i) {
+  ++moves_;
   cached_[i] = 0;
-  for (uint32_t a = m_->adj_off[i]; a < m_->adj_off[i + 1]; ++a) cached_[m_->adj[a].other] = 0;
+  changed_at_[i] = moves_;
+  for (uint32_t a = m_->adj_off[i]; a < m_->adj_off[i + 1]; ++a) {
+    cached_[m_->adj[a].other] = 0;
+    changed_at_[m_->adj[a].other] = moves_;
+  }
 }
 
 int64_t LocalSearch::descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop) {
@@ -110,10 +118,18 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
   if (m.p->num_segments() == 0) return true;
   // A node's move deltas depend only on its own and its neighbours'
   // strategies: they are kept from one step to the next and recomputed only
-  // around what moved.
+  // around what moved; so is its best candidate, and a group's.
   if (++cache_epoch_ == 0) {
     std::fill(cached_.begin(), cached_.end(), 0);
     cache_epoch_ = 1;
+  }
+  ++moves_;  // what moved before this repair, outside it, is not tracked: every kept group best is stale
+  const uint64_t repair_start = moves_;
+  const TiedGroups* groups = group_moves_.active() ? group_moves_.groups() : nullptr;
+  if (groups && group_best_.size() != size_t(groups->size())) {
+    group_best_.assign(groups->size(), KeptBest{});
+    group_at_.assign(groups->size(), 0);
+    group_peak_.assign(groups->size(), -1);
   }
   while (st->peak() > m.limit) {
     if (should_stop()) return false;
@@ -121,56 +137,80 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
     const int64_t excess = st->peak() - m.limit;
     // The candidate of least cost per unit of memory freed at t (of what is
     // needed); a move that creates a forbidden pair is a last resort only.
-    struct Candidate {
-      bool clean = false;
-      double delta = 0, score = 0;
-      int64_t red = 0;
-      int node = -1, group = -1, choice = -1;  // a node's strategy, or a group's choice
-    } best;
-    auto consider = [&](double delta, int64_t red, int node, int group, int choice) {
-      const bool clean = delta < 0.5 * m.big;
-      const double score = delta / double(std::min(red, excess));
-      const bool first = best.node < 0 && best.group < 0;
-      if (first || (clean && !best.clean) ||
-          (clean == best.clean && (score < best.score || (score == best.score && red > best.red))))
-        best = {clean, delta, score, red, node, group, choice};
+    // Ties go to the first in the scan (nodes alive at t in by_start_'s
+    // order, each one's strategies in domain order, then the groups).
+    const auto candidate = [&](double delta, int64_t red, int node, int group, int choice) {
+      Candidate c;
+      c.clean = delta < 0.5 * m.big;
+      c.delta = delta;
+      c.score = delta / double(std::min(red, excess));
+      c.red = red;
+      c.node = node;
+      c.group = group;
+      c.choice = choice;
+      return c;
     };
+    const auto still_holds = [&](const KeptBest& kb) { return kb.excess_free && kb.max_red <= excess; };
+    Candidate best;
     gather_alive(t);
     for (int i : alive_) {
+      KeptBest& kb = node_best_[i];
+      if (cached_[i] == cache_epoch_ && still_holds(kb)) {
+        if (kb.best.better_than(best)) best = kb.best;
+        continue;
+      }
       const int64_t cu = m.usage(i, st->s[i]);
       const int32_t* d = m.domain(i);
       double* cache = &delta_cache_[m.dom_off[i]];
       const bool fresh = cached_[i] == cache_epoch_;
+      kb = KeptBest{};
       for (int k = 0; k < m.dom_size(i); ++k) {
         const int64_t red = cu - m.usage(i, d[k]);
         if (red <= 0) continue;
         if (!fresh) cache[k] = st->move_delta(i, d[k]);
-        consider(cache[k], red, i, -1, d[k]);
+        const Candidate c = candidate(cache[k], red, i, -1, d[k]);
+        if (c.better_than(kb.best)) kb.best = c;
+        kb.max_red = std::max(kb.max_red, red);
       }
+      kb.excess_free = kb.max_red <= excess;
       cached_[i] = cache_epoch_;
+      if (kb.best.better_than(best)) best = kb.best;
     }
     // Tied groups with a member alive at t: the whole group to a choice that
     // lowers usage at t and raises no member's usage anywhere.
-    if (group_moves_.active()) {
-      const TiedGroups& G = *group_moves_.groups();
+    if (groups) {
+      const TiedGroups& G = *groups;
       if (group_seen_.size() != size_t(G.size())) group_seen_.assign(G.size(), 0);
       ++stamp_;
       for (int i : alive_) {
         const int g = G.group_of(i);
         if (g < 0 || group_seen_[g] == stamp_) continue;
         group_seen_[g] = stamp_;
-        group_moves_.deltas(*st, g, &delta_, &raises_);
-        if (group_moves_.counts) ++group_moves_.counts->tried;
-        for (int c = 0; c < G.choices(g); ++c) {
-          if (raises_[c] || !std::isfinite(delta_[c])) continue;
-          int64_t red = 0;
-          for (int k = 0; k < G.member_count(g); ++k) {
-            const int x = G.members(g)[k];
-            if (m.has_interval(x) && m.p->seg_lo[x] <= t && t < m.p->seg_hi[x])
-              red += m.usage(x, st->s[x]) - m.usage(x, G.strategy(g, k, c));
+        KeptBest& kb = group_best_[g];
+        bool kept = group_at_[g] >= repair_start && group_peak_[g] == t && still_holds(kb);
+        for (int k = 0; kept && k < G.member_count(g); ++k) kept = changed_at_[G.members(g)[k]] <= group_at_[g];
+        if (!kept) {
+          group_moves_.deltas(*st, g, &delta_, &raises_);
+          if (group_moves_.counts) ++group_moves_.counts->tried;
+          kb = KeptBest{};
+          for (int c = 0; c < G.choices(g); ++c) {
+            if (raises_[c] || !std::isfinite(delta_[c])) continue;
+            int64_t red = 0;
+            for (int k = 0; k < G.member_count(g); ++k) {
+              const int x = G.members(g)[k];
+              if (m.has_interval(x) && m.p->seg_lo[x] <= t && t < m.p->seg_hi[x])
+                red += m.usage(x, st->s[x]) - m.usage(x, G.strategy(g, k, c));
+            }
+            if (red <= 0) continue;
+            const Candidate cand = candidate(delta_[c], red, -1, g, c);
+            if (cand.better_than(kb.best)) kb.best = cand;
+            kb.max_red = std::max(kb.max_red, red);
           }
-          if (red > 0) consider(delta_[c], red, -1, g, c);
+          kb.excess_free = kb.max_red <= excess;
+          group_at_[g] = moves_;
+          group_peak_[g] = t;
         }
+        if (kb.best.better_than(best)) best = kb.best;
       }
     }
     if (best.group >= 0) {

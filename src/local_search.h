@@ -57,6 +57,35 @@ class LocalSearch {
   std::vector<uint32_t> cached_;
   uint32_t cache_epoch_ = 0;
   std::vector<std::pair<int, int>> group_log_;
+  // A repair move: a node's strategy or a group's choice, ranked by
+  // cleanness (no forbidden pair), then cost per unit of memory freed at the
+  // peak (of what is needed), then memory freed.
+  struct Candidate {
+    bool clean = false;
+    double delta = 0, score = 0;
+    int64_t red = 0;
+    int node = -1, group = -1, choice = -1;
+    bool empty() const { return node < 0 && group < 0; }
+    bool better_than(const Candidate& o) const {
+      if (empty()) return false;
+      return o.empty() || (clean && !o.clean) ||
+             (clean == o.clean && (score < o.score || (score == o.score && red > o.red)));
+    }
+  };
+  // Each node's and group's best candidate, kept while its deltas are: its
+  // scores do not depend on the excess while every move it has frees no more
+  // than the excess (then a repair step costs a pass over the nodes alive at
+  // the peak, not over their strategies). A group's also needs the same peak.
+  struct KeptBest {
+    Candidate best;
+    int64_t max_red = 0;   // the most any of its moves frees
+    bool excess_free = false;  // computed with max_red <= the excess then
+  };
+  std::vector<KeptBest> node_best_, group_best_;
+  std::vector<uint64_t> changed_at_;   // per node: moves_ when it or a neighbour last moved
+  std::vector<uint64_t> group_at_;     // per group: moves_ when its best was computed (0: never, this repair)
+  std::vector<int32_t> group_peak_;    // per group: the peak segment it was computed for
+  uint64_t moves_ = 0;
   void gather_alive(int t);
   void moved(int i);  // node i's strategy changed: its deltas and its neighbours' are stale
 };
