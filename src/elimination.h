@@ -121,6 +121,7 @@ class EliminationSolver {
   static constexpr uint64_t kNoMsg = UINT64_MAX;
   std::vector<int32_t> live_edges_;  // collect()'s answer
   std::vector<double> tmp_;
+  std::vector<double> row1_, row2_;  // eliminate(): an edge's entries with the eliminated node fixed
 
   // The phases of solve().
   const double* matrix(const Edge& e) const { return e.view ? e.view : pool_.at(e.off); }
@@ -142,6 +143,9 @@ class EliminationSolver {
   void belief(int i, double* out) const;  // unary plus incoming messages
 
   double mat(const Edge& e, int node, int s, int t) const;  // entry with `node` at s, the other at t
+  // mat(e, node, s, t) for every t, contiguous: the matrix's own row when
+  // `node` is its first end, else its column gathered into *scratch.
+  const double* row_of(const Edge& e, int node, int s, std::vector<double>* scratch) const;
   int find_edge(int a, int b);
   void compact(int x);
   int add_edge(int a, int b);  // new zero matrix
