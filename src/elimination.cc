@@ -234,7 +234,8 @@ bool EliminationSolver::sweep(const std::function<bool()>* should_stop) {
         reply_.assign(Kj, std::numeric_limits<double>::infinity());
         for (int s = 0; s < Ki; ++s) {
           const double bs = belief_[s] - to_i[s];
-          for (int t = 0; t < Kj; ++t) reply_[t] = std::min(reply_[t], bs + mat(E, i, s, t));
+          const double* r = row_of(E, i, s, &row1_);
+          for (int t = 0; t < Kj; ++t) reply_[t] = std::min(reply_[t], bs + r[t]);
         }
         const double lo = *std::min_element(reply_.begin(), reply_.end());
         for (int t = 0; t < Kj; ++t) to_j[t] = std::min(reply_[t] - lo, m.big);
@@ -546,7 +547,8 @@ bool EliminationSolver::decide(int i, const EliminationOptions& o, Rng* rng, Eli
       const int nb = other_end(e, i);
       const double* un = pool_.at(unary_off_[nb]);
       double mn = std::numeric_limits<double>::infinity();
-      for (int t = 0; t < m.dom_size(nb); ++t) mn = std::min(mn, mat(edges_[e], i, s, t) + un[t]);
+      const double* r = row_of(edges_[e], i, s, &row1_);
+      for (int t = 0; t < m.dom_size(nb); ++t) mn = std::min(mn, r[t] + un[t]);
       v += mn;
     }
     if (v < best_v) {
