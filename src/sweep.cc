@@ -99,7 +99,7 @@ struct SweepSession::State {
   enum class Next {
     kGiven,      // the given limits, increasing
     kFree,       // the solve without a limit (the sweep chooses the points)
-    kLeastOnly,  // the least peak alone: no free plan peaks above it
+    kLeastOnly,  // the least peak alone: no free plan, or none peaking above it (in 64 bits)
     kLeast,      // the least peak (with more than one point)
     kFileLimit,  // the file's limit, when it lies between the ends
     kSplits,     // the rest where the curve is least known
