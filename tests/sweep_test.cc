@@ -141,6 +141,14 @@ TEST(Sweep, ChoosesItsPointsFromTheLeastPeakToTheFreePlan) {
   for (const SweepPoint& pt : r.points) EXPECT_TRUE(pt.feasible) << pt.limit;
   // The limit binds: the least peak's plan costs more than the free one.
   EXPECT_GT(r.points.front().cost, r.points.back().cost);
+  EXPECT_TRUE(std::find(seen.begin(), seen.end(), p.usage_limit) != seen.end()) << "the file's limit is a point";
+  // A session in slices far shorter than its solves gives the same points.
+  int slices = 0;
+  std::vector<int64_t> order;
+  const SweepResult parts = sliced(p, o, 1e-3, &slices, &order);
+  expect_same_points(parts, r, "G sliced");
+  EXPECT_EQ(order, seen);
+  EXPECT_GT(slices, 3 * int(parts.points.size()));
 }
 
 TEST(Sweep, RefusesBadLimitsAndPoints) {
@@ -191,21 +199,6 @@ TEST(SweepSession, SlicedIsTheWholeSweep) {
     }
   }
   EXPECT_GT(slices_total, points_total) << "the slices cut into the solves";
-}
-
-// The same on a real instance, with the file's limit among the points.
-TEST(SweepSession, SlicedIsTheWholeSweepOnG) {
-  const Problem p = test_support::load("asplos-2025-iopddl-G.json.gz");
-  SweepOptions o;
-  o.solve = test_support::rounds(3, 1, 1);
-  o.points = 6;
-  const SweepResult whole = sweep(p, o);
-  int slices = 0;
-  std::vector<int64_t> order;
-  const SweepResult parts = sliced(p, o, 1e-3, &slices, &order);
-  expect_same_points(parts, whole, "G");
-  EXPECT_GT(slices, 3 * int(parts.points.size()));
-  EXPECT_TRUE(std::find(order.begin(), order.end(), p.usage_limit) != order.end());
 }
 
 // Stopped while its third solve runs, a session ends at once: the points
