@@ -27,6 +27,10 @@ struct SearchContext {
   const SolveOptions* options = nullptr;
   Incumbent* incumbent = nullptr;
   std::chrono::steady_clock::time_point start, deadline;
+  // The end of a session's slice under a round budget (solve.cc): the
+  // threads end the slice between rounds, not inside a step, so that the
+  // answer does not depend on how the solve is sliced.
+  std::chrono::steady_clock::time_point counted_slice_end = std::chrono::steady_clock::time_point::max();
   std::atomic<bool> done{false};    // nothing left to search for (proven optimal)
   std::atomic<bool> paused{false};  // a session's slice is over (solve.cc)
   int threads = 1;

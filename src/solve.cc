@@ -134,7 +134,10 @@ bool SolveSession::run(double seconds) {
   SearchContext& ctx = s.ctx;
   const auto now = std::chrono::steady_clock::now();
   const auto slice_end = now + std::chrono::microseconds(int64_t(std::min(std::max(0.0, seconds), 1e9) * 1e6));
-  ctx.deadline = std::min(s.deadline, slice_end);
+  // Under a round budget the slice ends between rounds (worker.cc); else
+  // at its time, wherever the search is.
+  if (s.options.max_rounds > 0) ctx.counted_slice_end = slice_end;
+  else ctx.deadline = std::min(s.deadline, slice_end);
   ctx.paused.store(false);
 
   // Heartbeat: progress at a steady pace even between improvements.

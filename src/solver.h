@@ -104,7 +104,9 @@ class SolveSession {
   // Not ok: the solve cannot run (a bad start, too many strategies).
   const Status& status() const;
   // Searches for up to `seconds` more; false once the solve is over (time
-  // limit, stop flag, proof of optimality, round budget).
+  // limit, stop flag, proof of optimality, round budget). Under a round
+  // budget the slice ends between rounds, after one at least, so that the
+  // answer does not depend on the slicing.
   bool run(double seconds);
   bool finished() const;
   // The best answer so far and the statistics; the final result once finished.

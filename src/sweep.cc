@@ -1,12 +1,19 @@
+// A sweep is a sequence of solves, one per point (and one without a limit
+// when the sweep chooses the points), each a SolveSession: the session below
+// keeps the one running and what comes next, so a caller can run the sweep
+// in slices; sweep() runs it to the end.
 #include "sweep.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 namespace iopddl {
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 // A point from a solve's result, judged at the point's limit (the solve's
 // own evaluation when it ran at that limit).
@@ -36,149 +43,42 @@ void take_if_cheaper(const SweepPoint& smaller, SweepPoint* pt) {
   pt->from_neighbour = true;
 }
 
-}  // namespace
-
-SweepResult sweep(const Problem& p, const SweepOptions& o) {
-  SweepResult out;
-  const auto t0 = std::chrono::steady_clock::now();
-  const double total = std::max(0.0, o.solve.time_limit_seconds);
-  const auto left = [&] {
-    return std::max(0.0, total - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  };
-  std::vector<int64_t> limits = o.limits;
-  for (size_t k = 0; k < limits.size(); ++k)
-    if (limits[k] < 0) {
-      out.status = Status::Error("limits[" + std::to_string(k) + "]: a usage limit must not be negative, got " +
-                                 std::to_string(limits[k]), StatusCode::kBadArgument);
-      return out;
-    }
-  if (limits.empty() && o.points < 1) {
-    out.status = Status::Error("points must be at least 1, got " + std::to_string(o.points), StatusCode::kBadArgument);
-    return out;
-  }
-  std::sort(limits.begin(), limits.end());
-  limits.erase(std::unique(limits.begin(), limits.end()), limits.end());
-  // Every node at its least usage: no plan peaks lower (and below that peak,
-  // it is the plan that comes closest).
-  const std::vector<int32_t> least_plan = least_usage_plan(p);
-  const Evaluation least_ev = evaluate(p, least_plan, UsageLimit{false, 0});
-  out.least_peak = least_ev.peak_usage;
-
-  // Each solve gets an equal part of the time left.
-  int solves_left = 0;
-  const auto run = [&](const UsageLimit& limit, const std::vector<int32_t>* start) {
-    SolveOptions so = o.solve;
-    so.usage_limit = limit;
-    so.start = start ? *start : std::vector<int32_t>{};
-    so.time_limit_seconds = left() / std::max(1, solves_left);
-    --solves_left;
-    return solve(p, so);
-  };
-  std::vector<SweepPoint>& pts = out.points;  // kept in order of limit
-  // The plan of the largest point below `limit` that has one: it fits `limit`.
-  const auto smaller_plan = [&](int64_t limit) -> const std::vector<int32_t>* {
-    const std::vector<int32_t>* plan = nullptr;
-    for (const SweepPoint& q : pts)
-      if (q.limit < limit && q.feasible) plan = &q.assignment;
-    return plan;
-  };
-  const auto add = [&](SweepPoint pt) {
-    auto at = std::lower_bound(pts.begin(), pts.end(), pt.limit,
-                               [](const SweepPoint& q, int64_t l) { return q.limit < l; });
-    at = pts.insert(at, std::move(pt));
-    if (o.on_point) o.on_point(*at);
-  };
-  // Solves at `limit` from the next smaller point's plan; false on an error.
-  const auto solve_at = [&](int64_t limit) {
-    SweepPoint pt;
-    pt.limit = limit;
-    if (Int128(limit) < out.least_peak) {
-      // Nothing fits: the least-usage plan, which comes closest.
-      pt.assignment = least_plan;
-      pt.cost = least_ev.total_cost;
-      pt.peak_usage = least_ev.peak_usage;
-      pt.proven_infeasible = true;
-    } else {
-      const SolveResult r = run(UsageLimit{true, limit}, smaller_plan(limit));
-      if (!r.status.ok) {
-        out.status = r.status;
-        return false;
-      }
-      fill(p, r, &pt);
-    }
-    add(std::move(pt));
-    return true;
-  };
-
-  if (!limits.empty()) {
-    for (int64_t l : limits) solves_left += Int128(l) >= out.least_peak;
-    for (int64_t l : limits)
-      if (!solve_at(l)) return out;
-  } else {
-    // The cheapest plan without a limit sets the right end; the least peak
-    // the left; the file's limit, when between, comes next. The rest split
-    // the stretch where the curve is least known: the largest fall in cost
-    // times the width in log(limit), at its geometric middle.
-    solves_left = o.points;
-    const SolveResult free = run(UsageLimit{false, 0}, nullptr);
-    if (!free.status.ok) {
-      out.status = free.status;
-      return out;
-    }
-    out.has_free_plan = free.feasible;  // free of forbidden entries
-    if (out.has_free_plan) {
-      out.free_cost = free.evaluation.total_cost;
-      out.free_peak = free.evaluation.peak_usage;
-      out.free_has_lower_bound = free.has_lower_bound;
-      out.free_lower_bound = free.lower_bound;
-    }
-    const int64_t lo = int64_t(std::min(out.least_peak, Int128(INT64_MAX)));
-    if (!out.has_free_plan || out.free_peak <= out.least_peak || out.free_peak > Int128(INT64_MAX)) {
-      if (!solve_at(lo)) return out;
-    } else {
-      SweepPoint right;
-      right.limit = int64_t(out.free_peak);
-      fill(p, free, &right);
-      right.seconds = 0;
-      right.first_feasible_seconds = -1;
-      add(std::move(right));
-      if (o.points > 1 && !solve_at(lo)) return out;
-      if (o.points > 2 && p.has_usage_limit && p.usage_limit > lo && Int128(p.usage_limit) < out.free_peak &&
-          !solve_at(p.usage_limit))
-        return out;
-      while (int(pts.size()) < o.points) {
-        int best = -1;
-        double best_score = -1;
-        for (size_t k = 0; k + 1 < pts.size(); ++k) {
-          const int64_t a = pts[k].limit, b = pts[k + 1].limit;
-          if (b - a < 2) continue;
-          const double width = std::log(double(b) / double(std::max<int64_t>(a, 1)));
-          const double fall = pts[k].feasible ? std::max(0.0, double(pts[k].cost - pts[k + 1].cost)) : 1e300;
-          // No fall anywhere: the widest stretch.
-          const double score = fall * width + width * 1e-300;
-          if (score > best_score) {
-            best = int(k);
-            best_score = score;
-          }
-        }
-        if (best < 0) break;
-        const int64_t a = pts[best].limit, b = pts[best + 1].limit;
-        int64_t mid = int64_t(std::sqrt(double(std::max<int64_t>(a, 1)) * double(b)));
-        mid = std::min(std::max(mid, a + 1), b - 1);
-        if (!solve_at(mid)) return out;
-      }
+// Where the curve is least known: the stretch between two points (by limit)
+// with the largest fall in cost times its width in log(limit), split at its
+// geometric middle. None when no stretch has room for another limit.
+std::optional<int64_t> split_limit(const std::vector<SweepPoint>& pts) {
+  int best = -1;
+  double best_score = -1;
+  for (size_t k = 0; k + 1 < pts.size(); ++k) {
+    const int64_t a = pts[k].limit, b = pts[k + 1].limit;
+    if (b - a < 2) continue;
+    const double width = std::log(double(b) / double(std::max<int64_t>(a, 1)));
+    const double fall = pts[k].feasible ? std::max(0.0, double(pts[k].cost - pts[k + 1].cost)) : 1e300;
+    // No fall anywhere: the widest stretch.
+    const double score = fall * width + width * 1e-300;
+    if (score > best_score) {
+      best = int(k);
+      best_score = score;
     }
   }
+  if (best < 0) return std::nullopt;
+  const int64_t a = pts[best].limit, b = pts[best + 1].limit;
+  const int64_t mid = int64_t(std::sqrt(double(std::max<int64_t>(a, 1)) * double(b)));
+  return std::min(std::max(mid, a + 1), b - 1);
+}
 
+// The finished sweep's costs and bounds made monotone in the limit.
+void make_monotone(SweepResult* out) {
+  std::vector<SweepPoint>& pts = out->points;
   // A plan found at a smaller limit fits every larger one.
   for (size_t k = 1; k < pts.size(); ++k) take_if_cheaper(pts[k - 1], &pts[k]);
 
   // A bound at a larger limit holds at every smaller one, as does the free
   // solve's; a point proven infeasible has no finite bound to raise.
-  bool have = out.has_free_plan && out.free_has_lower_bound;
-  Int128 carry = have ? out.free_lower_bound : 0;
-  for (size_t k = out.points.size(); k-- > 0;) {
-    SweepPoint& pt = out.points[k];
+  bool have = out->has_free_plan && out->free_has_lower_bound;
+  Int128 carry = have ? out->free_lower_bound : 0;
+  for (size_t k = pts.size(); k-- > 0;) {
+    SweepPoint& pt = pts[k];
     if (pt.proven_infeasible) continue;
     if (pt.has_lower_bound && (!have || pt.lower_bound > carry)) {
       carry = pt.lower_bound;
@@ -190,7 +90,234 @@ SweepResult sweep(const Problem& p, const SweepOptions& o) {
     }
     pt.proven_optimal = pt.feasible && pt.has_lower_bound && pt.cost <= pt.lower_bound;
   }
-  return out;
+}
+
+}  // namespace
+
+struct SweepSession::State {
+  // What the sweep solves next, in this order.
+  enum class Next {
+    kGiven,      // the given limits, increasing
+    kFree,       // the solve without a limit (the sweep chooses the points)
+    kLeastOnly,  // the least peak alone: no free plan, or none peaking above it (in 64 bits)
+    kLeast,      // the least peak (with more than one point)
+    kFileLimit,  // the file's limit, when it lies between the ends
+    kSplits,     // the rest where the curve is least known
+    kDone,
+  };
+
+  State(const Problem& p, const SweepOptions& o) : problem(p), options(o), t0(Clock::now()) {}
+  const Problem& problem;
+  const SweepOptions options;
+  const Clock::time_point t0;
+  SweepResult out;  // its points kept in order of limit
+  std::vector<int64_t> limits;  // the given ones, increasing, distinct
+  size_t given = 0;             // the next of them
+  // Every node at its least usage: no plan peaks lower (and below that peak,
+  // it is the plan that comes closest).
+  std::vector<int32_t> least_plan;
+  Evaluation least_ev;
+  int64_t least_limit = 0;  // the least peak as a limit
+  Next next = Next::kGiven;
+  int solves_left = 0;  // each solve gets an equal part of the time left
+  std::unique_ptr<SolveSession> solving;  // the solve running, if any
+  bool solving_free = false;              // it is the one without a limit
+  int64_t solving_limit = 0;              // else its point's limit
+  bool finished = false;
+
+  double left() const {
+    const double total = std::max(0.0, options.solve.time_limit_seconds);
+    return std::max(0.0, total - std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+
+  void fail(const Status& status) {
+    out.status = status;
+    finished = true;
+  }
+
+  // The plan of the largest point below `limit` that has one: it fits `limit`.
+  const std::vector<int32_t>* smaller_plan(int64_t limit) const {
+    const std::vector<int32_t>* plan = nullptr;
+    for (const SweepPoint& q : out.points)
+      if (q.limit < limit && q.feasible) plan = &q.assignment;
+    return plan;
+  }
+
+  void add(SweepPoint pt) {
+    std::vector<SweepPoint>& pts = out.points;
+    auto at = std::lower_bound(pts.begin(), pts.end(), pt.limit,
+                               [](const SweepPoint& q, int64_t l) { return q.limit < l; });
+    at = pts.insert(at, std::move(pt));
+    if (options.on_point) options.on_point(*at);
+  }
+
+  void start_solve(const UsageLimit& limit, const std::vector<int32_t>* start) {
+    SolveOptions so = options.solve;
+    so.usage_limit = limit;
+    so.start = start ? *start : std::vector<int32_t>{};
+    so.time_limit_seconds = left() / std::max(1, solves_left);
+    --solves_left;
+    solving.reset(new SolveSession(problem, so));
+  }
+
+  // A point at `limit`: solved from the next smaller point's plan, or, below
+  // the least peak, where nothing fits, the least-usage plan at once.
+  void start_point(int64_t limit) {
+    if (Int128(limit) < out.least_peak) {
+      SweepPoint pt;
+      pt.limit = limit;
+      pt.assignment = least_plan;
+      pt.cost = least_ev.total_cost;
+      pt.peak_usage = least_ev.peak_usage;
+      pt.proven_infeasible = true;
+      add(std::move(pt));
+      return;
+    }
+    solving_free = false;
+    solving_limit = limit;
+    start_solve(UsageLimit{true, limit}, smaller_plan(limit));
+  }
+
+  // The cheapest plan without a limit sets the right end; the least peak
+  // the left; the file's limit, when between, comes next; then the splits.
+  // None once the sweep has its points.
+  std::optional<int64_t> next_limit() {
+    const int points = options.points;
+    switch (next) {
+      case Next::kGiven:
+        if (given < limits.size()) return limits[given++];
+        return std::nullopt;
+      case Next::kLeastOnly:
+        next = Next::kDone;
+        return least_limit;
+      case Next::kLeast:
+        next = Next::kFileLimit;
+        if (points > 1) return least_limit;
+        [[fallthrough]];
+      case Next::kFileLimit:
+        next = Next::kSplits;
+        if (points > 2 && problem.has_usage_limit && problem.usage_limit > least_limit &&
+            Int128(problem.usage_limit) < out.free_peak)
+          return problem.usage_limit;
+        [[fallthrough]];
+      case Next::kSplits:
+        if (int(out.points.size()) < points) return split_limit(out.points);
+        return std::nullopt;
+      case Next::kFree:
+      case Next::kDone:
+        break;
+    }
+    return std::nullopt;
+  }
+
+  // Starts the next solve or point; finishes the sweep when there is none.
+  void start_next() {
+    if (next == Next::kFree) {
+      solving_free = true;
+      start_solve(UsageLimit{false, 0}, nullptr);
+      return;
+    }
+    const std::optional<int64_t> limit = next_limit();
+    if (!limit) {
+      make_monotone(&out);
+      finished = true;
+      return;
+    }
+    start_point(*limit);
+  }
+
+  // The running solve has finished: its point, or, for the solve without a
+  // limit, the free plan and the right end.
+  void solved() {
+    const SolveResult r = solving->result();
+    solving.reset();
+    if (!r.status.ok) return fail(r.status);
+    if (!solving_free) {
+      SweepPoint pt;
+      pt.limit = solving_limit;
+      fill(problem, r, &pt);
+      add(std::move(pt));
+      return;
+    }
+    out.has_free_plan = r.feasible;  // free of forbidden entries
+    if (out.has_free_plan) {
+      out.free_cost = r.evaluation.total_cost;
+      out.free_peak = r.evaluation.peak_usage;
+      out.free_has_lower_bound = r.has_lower_bound;
+      out.free_lower_bound = r.lower_bound;
+    }
+    if (!out.has_free_plan || out.free_peak <= out.least_peak || out.free_peak > Int128(INT64_MAX)) {
+      next = Next::kLeastOnly;
+      return;
+    }
+    SweepPoint right;
+    right.limit = int64_t(out.free_peak);
+    fill(problem, r, &right);
+    right.seconds = 0;
+    right.first_feasible_seconds = -1;
+    add(std::move(right));
+    next = Next::kLeast;
+  }
+};
+
+SweepSession::SweepSession(const Problem& problem, const SweepOptions& options)
+    : s_(new State(problem, options)) {
+  State& s = *s_;
+  s.limits = options.limits;
+  for (size_t k = 0; k < s.limits.size(); ++k)
+    if (s.limits[k] < 0) {
+      s.fail(Status::Error("limits[" + std::to_string(k) + "]: a usage limit must not be negative, got " +
+                           std::to_string(s.limits[k]), StatusCode::kBadArgument));
+      return;
+    }
+  if (s.limits.empty() && options.points < 1) {
+    s.fail(Status::Error("points must be at least 1, got " + std::to_string(options.points),
+                         StatusCode::kBadArgument));
+    return;
+  }
+  std::sort(s.limits.begin(), s.limits.end());
+  s.limits.erase(std::unique(s.limits.begin(), s.limits.end()), s.limits.end());
+  s.least_plan = least_usage_plan(problem);
+  s.least_ev = evaluate(problem, s.least_plan, UsageLimit{false, 0});
+  s.out.least_peak = s.least_ev.peak_usage;
+  s.least_limit = int64_t(std::min(s.out.least_peak, Int128(INT64_MAX)));
+  if (!s.limits.empty()) {
+    s.next = State::Next::kGiven;
+    for (int64_t l : s.limits) s.solves_left += Int128(l) >= s.out.least_peak;
+  } else {
+    s.next = State::Next::kFree;
+    s.solves_left = options.points;
+  }
+}
+
+SweepSession::~SweepSession() = default;
+
+const Status& SweepSession::status() const { return s_->out.status; }
+
+bool SweepSession::finished() const { return s_->finished; }
+
+const SweepResult& SweepSession::result() const { return s_->out; }
+
+bool SweepSession::run(double seconds) {
+  State& s = *s_;
+  const auto slice_end = Clock::now() + std::chrono::microseconds(int64_t(std::min(std::max(0.0, seconds), 1e9) * 1e6));
+  while (!s.finished) {
+    if (!s.solving) {
+      s.start_next();
+    } else {
+      s.solving->run(std::chrono::duration<double>(slice_end - Clock::now()).count());
+      if (s.solving->finished()) s.solved();
+    }
+    if (Clock::now() >= slice_end) break;
+  }
+  return !s.finished;
+}
+
+SweepResult sweep(const Problem& problem, const SweepOptions& options) {
+  SweepSession session(problem, options);
+  while (session.run(1e9)) {
+  }
+  return session.result();
 }
 
 }  // namespace iopddl

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "solver.h"
@@ -61,6 +62,36 @@ struct SweepResult {
   std::vector<SweepPoint> points;  // by limit, increasing; costs non-increasing, bounds non-increasing
 };
 
+// Sweeps within options.solve.time_limit_seconds (a session run to the end).
 SweepResult sweep(const Problem& problem, const SweepOptions& options);
+
+// A sweep that can run in slices and resume where it stopped: the point being
+// solved is a SolveSession, advanced by each run(), and the next point starts
+// when it finishes. For callers that must give their thread back now and then
+// (a browser's single-threaded Worker); sweep() is one session. The time
+// limit counts from construction; `problem` and the options' stop flag must
+// outlive the session. Once the stop flag is set, every point left gets no
+// time (it keeps its smaller neighbour's plan), so the session ends soon.
+class SweepSession {
+ public:
+  SweepSession(const Problem& problem, const SweepOptions& options);
+  ~SweepSession();
+  SweepSession(const SweepSession&) = delete;
+  SweepSession& operator=(const SweepSession&) = delete;
+  // Not ok: the sweep cannot go on (bad limits or points, a solve that
+  // could not run).
+  const Status& status() const;
+  // Sweeps for up to about `seconds` more (a point's set-up is not cut
+  // short); false once the sweep is over.
+  bool run(double seconds);
+  bool finished() const;
+  // The points so far, in order of limit; the final result (costs and bounds
+  // made monotone) once finished.
+  const SweepResult& result() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 }  // namespace iopddl

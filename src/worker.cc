@@ -3,6 +3,7 @@
 // cost it produced; restarts when the epoch stalls. What each step does and
 // when it may run is in its own file (step_*.cc).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "scheduler.h"
@@ -25,15 +26,20 @@ class Worker {
   // Searches until the context says stop; a later call resumes where this one
   // stopped (a session's next slice). False once this thread has nothing
   // more to do: its round budget is spent. Its counts reach the context
-  // before it returns.
+  // before it returns. Under a round budget a slice ends between rounds, after
+  // one round at least.
   bool run() {
     bool more = true;
     if (!started_) started_ = start();  // stopped before its first answer: again next time
+    const int64_t rounds_before = rounds_;
     while (started_ && !t_.ctx->should_stop()) {
       if (t_.counted() && rounds_ >= t_.max_rounds) {
         more = false;
         break;
       }
+      if (t_.counted() && rounds_ > rounds_before &&
+          std::chrono::steady_clock::now() >= t_.ctx->counted_slice_end)
+        break;
       ++rounds_;
       t_.ctx->count(Counter::rounds);
       if (!run_step()) break;

@@ -158,7 +158,7 @@ TEST(Restarts, RestartAfterAStallAndKeepTheBest) {
 }
 
 // A session run to the end is solve(): the same answer under a round budget,
-// even after slices that were too short to do anything.
+// even after slices of no time (each still runs a round: below).
 TEST(SolveSession, RunToTheEndIsSolve) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");
   SolveOptions o = rounds(4);
@@ -173,6 +173,25 @@ TEST(SolveSession, RunToTheEndIsSolve) {
   const SolveResult r = s.result();
   EXPECT_EQ(r.assignment, whole.assignment);
   EXPECT_EQ(r.stats.rounds, whole.stats.rounds);
+}
+
+// Under a round budget a slice ends between rounds, never inside a step, so
+// slices far shorter than a round (each then runs one) give solve()'s answer:
+// a round budget's answer does not depend on the slicing. Ended at its time
+// instead, the first slice cut the first answer short and the answer changed.
+TEST(SolveSession, SlicedUnderARoundBudgetIsSolve) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  const SolveOptions o = rounds(5);
+  const SolveResult whole = solve(p, o);
+  SolveSession s(p, o);
+  int slices = 1;
+  while (s.run(1e-5) && slices < 1000) ++slices;
+  ASSERT_TRUE(s.finished());
+  EXPECT_GE(slices, 3);
+  const SolveResult r = s.result();
+  EXPECT_EQ(r.assignment, whole.assignment);
+  EXPECT_EQ(r.stats.rounds, whole.stats.rounds);
+  EXPECT_TRUE(r.evaluation.total_cost == whole.evaluation.total_cost);
 }
 
 // In short slices the search goes on where it stopped: the first answer is

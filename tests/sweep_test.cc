@@ -1,8 +1,12 @@
 // Memory against cost (sweep.h): at each limit the sweep's plan is judged at
 // that limit, costs and bounds never rise with the limit, every bound holds,
-// and on instances small enough to enumerate the costs are the optima.
+// and on instances small enough to enumerate the costs are the optima. A
+// session run in slices gives sweep()'s points, and its stop flag ends it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <set>
 
 #include "random_instance.h"
@@ -31,6 +35,46 @@ void expect_monotone(const Problem& p, const SweepResult& r, const std::string& 
     }
     if (prev.has_lower_bound && pt.has_lower_bound) EXPECT_GE(prev.lower_bound, pt.lower_bound) << at << " point " << k;
   }
+}
+
+// Every point of `a` as in `b`: limits, plans, costs, peaks, bounds, flags.
+void expect_same_points(const SweepResult& a, const SweepResult& b, const std::string& at) {
+  ASSERT_TRUE(a.status.ok) << at << ": " << a.status.message;
+  ASSERT_TRUE(b.status.ok) << at << ": " << b.status.message;
+  EXPECT_EQ(a.least_peak, b.least_peak) << at;
+  EXPECT_EQ(a.has_free_plan, b.has_free_plan) << at;
+  EXPECT_EQ(a.free_cost, b.free_cost) << at;
+  EXPECT_EQ(a.free_peak, b.free_peak) << at;
+  EXPECT_EQ(a.free_has_lower_bound, b.free_has_lower_bound) << at;
+  EXPECT_EQ(a.free_lower_bound, b.free_lower_bound) << at;
+  ASSERT_EQ(a.points.size(), b.points.size()) << at;
+  for (size_t k = 0; k < a.points.size(); ++k) {
+    const SweepPoint &p = a.points[k], &q = b.points[k];
+    const std::string here = at + " point " + std::to_string(k);
+    EXPECT_EQ(p.limit, q.limit) << here;
+    EXPECT_EQ(p.assignment, q.assignment) << here;
+    EXPECT_EQ(p.feasible, q.feasible) << here;
+    EXPECT_EQ(p.cost, q.cost) << here;
+    EXPECT_EQ(p.peak_usage, q.peak_usage) << here;
+    EXPECT_EQ(p.has_lower_bound, q.has_lower_bound) << here;
+    EXPECT_EQ(p.lower_bound, q.lower_bound) << here;
+    EXPECT_EQ(p.proven_optimal, q.proven_optimal) << here;
+    EXPECT_EQ(p.proven_infeasible, q.proven_infeasible) << here;
+    EXPECT_EQ(p.from_neighbour, q.from_neighbour) << here;
+  }
+}
+
+// A session run in slices of `slice` seconds to the end; `slices` counts them.
+SweepResult sliced(const Problem& p, const SweepOptions& o, double slice, int* slices,
+                   std::vector<int64_t>* reported) {
+  SweepOptions so = o;
+  so.on_point = [reported](const SweepPoint& pt) { reported->push_back(pt.limit); };
+  SweepSession s(p, so);
+  *slices = 1;
+  while (s.run(slice)) ++*slices;
+  EXPECT_TRUE(s.finished());
+  EXPECT_FALSE(s.run(1));
+  return s.result();
 }
 
 }  // namespace
@@ -97,6 +141,14 @@ TEST(Sweep, ChoosesItsPointsFromTheLeastPeakToTheFreePlan) {
   for (const SweepPoint& pt : r.points) EXPECT_TRUE(pt.feasible) << pt.limit;
   // The limit binds: the least peak's plan costs more than the free one.
   EXPECT_GT(r.points.front().cost, r.points.back().cost);
+  EXPECT_TRUE(std::find(seen.begin(), seen.end(), p.usage_limit) != seen.end()) << "the file's limit is a point";
+  // A session in slices far shorter than its solves gives the same points.
+  int slices = 0;
+  std::vector<int64_t> order;
+  const SweepResult parts = sliced(p, o, 1e-3, &slices, &order);
+  expect_same_points(parts, r, "G sliced");
+  EXPECT_EQ(order, seen);
+  EXPECT_GT(slices, 3 * int(parts.points.size()));
 }
 
 TEST(Sweep, RefusesBadLimitsAndPoints) {
@@ -112,4 +164,76 @@ TEST(Sweep, RefusesBadLimitsAndPoints) {
   r = sweep(p, o);
   EXPECT_FALSE(r.status.ok);
   EXPECT_NE(r.status.message.find("points"), std::string::npos) << r.status.message;
+  // A session says so at once and does nothing.
+  SweepSession s(p, o);
+  EXPECT_FALSE(s.status().ok);
+  EXPECT_TRUE(s.finished());
+  EXPECT_FALSE(s.run(1));
+  EXPECT_TRUE(s.result().points.empty());
+}
+
+// In slices far shorter than its solves, a session under a round budget gives
+// sweep()'s points, chosen or given, reported in the same order.
+TEST(SweepSession, SlicedIsTheWholeSweep) {
+  int slices_total = 0, points_total = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    const Problem p = test_support::random_instance(seed, 24, 4);
+    const int64_t least = int64_t(least_peak_usage(p));
+    for (const bool given : {false, true}) {
+      SweepOptions o;
+      o.solve = test_support::rounds(6, 1, seed);
+      o.solve.time_limit_seconds = 600;
+      o.points = 6;
+      if (given) o.limits = {least - 1, least, least + 3, least * 2, least * 3 + 7};
+      std::vector<int64_t> whole_order, sliced_order;
+      o.on_point = [&](const SweepPoint& pt) { whole_order.push_back(pt.limit); };
+      const SweepResult whole = sweep(p, o);
+      int slices = 0;
+      const SweepResult parts = sliced(p, o, 2e-5, &slices, &sliced_order);
+      const std::string at = "seed " + std::to_string(seed) + (given ? " given" : " chosen");
+      expect_same_points(parts, whole, at);
+      EXPECT_EQ(sliced_order, whole_order) << at;
+      expect_monotone(p, parts, at);
+      slices_total += slices;
+      points_total += int(parts.points.size());
+    }
+  }
+  EXPECT_GT(slices_total, points_total) << "the slices cut into the solves";
+}
+
+// Stopped while its third solve runs, a session ends at once: the points
+// still to come keep their smaller neighbour's plan, and the curve holds.
+TEST(SweepSession, StopFlagEndsIt) {
+  const Problem p = test_support::load("asplos-2025-iopddl-G.json.gz");
+  std::atomic<bool> stop{false};
+  SweepOptions o;
+  o.solve.time_limit_seconds = 5;  // 1 s a solve
+  o.solve.threads = 1;
+  ASSERT_TRUE(set_param(&o.solve.params, "proof_max_strategies", 0).ok);  // else proven and done at once
+  o.solve.stop = &stop;
+  o.points = 5;
+  std::vector<SweepPoint> seen;
+  o.on_point = [&](const SweepPoint& pt) { seen.push_back(pt); };
+  SweepSession s(p, o);
+  // The free solve gives the right end, the next the least peak's point.
+  while (seen.size() < 2) ASSERT_TRUE(s.run(0.05));
+  EXPECT_TRUE(s.run(0.05)) << "the third solve runs";
+  stop.store(true);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(s.run(60));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(took, 1.0) << "the three solves left would take 3 s";
+  ASSERT_TRUE(s.status().ok) << s.status().message;
+  const SweepResult& r = s.result();
+  ASSERT_EQ(r.points.size(), 5u);
+  expect_monotone(p, r, "stopped");
+  for (const SweepPoint& pt : r.points) EXPECT_TRUE(pt.feasible) << pt.limit;
+  // The points solved before the stop are in the result (costs may only fall).
+  for (size_t k = 0; k < 2; ++k) {
+    const auto at = std::find_if(r.points.begin(), r.points.end(),
+                                 [&](const SweepPoint& pt) { return pt.limit == seen[k].limit; });
+    ASSERT_TRUE(at != r.points.end()) << seen[k].limit;
+    EXPECT_LE(at->cost, seen[k].cost);
+  }
+  EXPECT_GT(seen[1].seconds, 0.5) << "the least peak's point searched for its share before the stop";
 }

@@ -3,7 +3,8 @@
 // thread in the threaded build: loading and solving run on a detached pthread,
 // JavaScript reads the task's state and progress between event-loop turns and
 // sets the stop flag. In the single-threaded build (the browser fallback that
-// runs inside a Worker) the same tasks run inline.
+// runs inside a Worker) solves and sweeps run inline as the core's sessions,
+// in slices.
 //
 // Everything that crosses the boundary is a number, a string or a JSON text:
 // no C++ exception ever reaches JavaScript (Emscripten 3.1.6 would deliver it as
@@ -744,20 +745,45 @@ EM_JS(void, iopddl_post_sweep_point, (const char* json), {
   if (Module['onSweepPoint']) Module['onSweepPoint'](UTF8ToString(json));
 });
 
-// A whole sweep, inline (the single-threaded build, inside the package's
-// Worker): the core's sweep cannot be sliced, so nothing can stop it once
-// started; it ends within its time limit. Each point goes to JavaScript as it
-// is solved. The result's JSON, or {"error":...}.
-std::string sweep_inline(const ProblemHandle& handle, double time_limit_seconds, const std::string& seed,
-                         double max_rounds, const std::string& limits, int points, const std::string& params) {
-  std::shared_ptr<const Problem> problem = handle.problem();
-  if (!problem) return Json().str("error", "the problem was disposed").done();
-  SweepOptions o;
-  Status os = sweep_options(time_limit_seconds, 1, seed, max_rounds, limits, points, params, &o);
-  if (!os) return Json().str("error", os.message).done();
-  o.on_point = [](const SweepPoint& pt) { iopddl_post_sweep_point(sweep_point_json(pt).c_str()); };
-  return sweep_json(sweep(*problem, o), false);
-}
+// A sweep in slices, for the single-threaded build, as SessionHandle is a
+// solve: each run() advances the core's SweepSession inline for a slice of
+// time, so the Worker can read abort requests in between; stop() leaves the
+// points still to come no time, as start_sweep's stop does. Each point goes to
+// JavaScript as it is solved.
+class SweepSessionHandle {
+ public:
+  SweepSessionHandle(const ProblemHandle& handle, double time_limit_seconds, const std::string& seed,
+                     double max_rounds, const std::string& limits, int points, const std::string& params)
+      : problem_(handle.problem()) {
+    if (!problem_) {
+      error_ = "the problem was disposed";
+      return;
+    }
+    SweepOptions o;
+    Status os = sweep_options(time_limit_seconds, 1, seed, max_rounds, limits, points, params, &o);
+    if (!os) {
+      error_ = os.message;
+      return;
+    }
+    o.solve.stop = &stop_;
+    o.on_point = [](const SweepPoint& pt) { iopddl_post_sweep_point(sweep_point_json(pt).c_str()); };
+    session_.reset(new SweepSession(*problem_, o));
+  }
+  // Sweeps for up to about `seconds`; true while more is left.
+  bool run(double seconds) { return session_ && session_->run(seconds); }
+  void stop() { stop_.store(true); }
+  // The result's JSON, or {"error":...} when the sweep could not run.
+  std::string result() const {
+    if (!session_) return Json().str("error", error_).done();
+    return sweep_json(session_->result(), stop_.load());
+  }
+
+ private:
+  std::shared_ptr<const Problem> problem_;
+  std::atomic<bool> stop_{false};
+  std::unique_ptr<SweepSession> session_;
+  std::string error_;
+};
 #endif
 
 bool threaded() {
@@ -829,7 +855,6 @@ EMSCRIPTEN_BINDINGS(iopddl) {
   function("startSolve", &start_solve);
   function("startSweep", &start_sweep);
 #else
-  function("sweep", &sweep_inline);
   class_<SessionHandle>("SolveSession")
       .constructor<const ProblemHandle&, double, const std::string&, double, const std::string&, const std::string&, double,
                    double>()
@@ -837,6 +862,12 @@ EMSCRIPTEN_BINDINGS(iopddl) {
       .function("run", &SessionHandle::run)
       .function("stop", &SessionHandle::stop)
       .function("result", &SessionHandle::result);
+  class_<SweepSessionHandle>("SweepSession")
+      .constructor<const ProblemHandle&, double, const std::string&, double, const std::string&, int,
+                   const std::string&>()
+      .function("run", &SweepSessionHandle::run)
+      .function("stop", &SweepSessionHandle::stop)
+      .function("result", &SweepSessionHandle::result);
 #endif
   function("parseSolution", &parse_solution_json);
 }

@@ -655,8 +655,7 @@ function sweepStatus() {
   const s = state.sweeping;
   if (!s) return;
   $('sweep-status').textContent = `${s.points.length} of ${s.count} point${s.count === 1 ? '' : 's'} solved · ` +
-    `${fmtMs(performance.now() - s.t0)} of ${fmtMs(s.timeLimitMs)}` +
-    (s.stopping && state.info && state.info.backend !== 'threads' ? ' · on one thread the sweep stops when it ends' : '');
+    `${fmtMs(performance.now() - s.t0)} of ${fmtMs(s.timeLimitMs)}`;
 }
 
 function onSweepPoint(point) {

@@ -21,6 +21,10 @@ let loadSeq = 0;
 let shown = null;        // the assignment last shown as a result (solved or read from a file), for warm starts
 let solverOptions = null; // createSolver's, kept to start a fresh solver after one ran out of memory
 
+// On one thread the package's solve and sweep run in slices this long, Stop
+// being seen between them.
+const SLICE_MS = 500;
+
 const post = (m, transfer) => self.postMessage(m, transfer || []);
 const now = () => performance.now();
 
@@ -158,7 +162,7 @@ async function solve(m) {
       seed: m.seed,
       start,
       signal: controller.signal,
-      sliceMs: 500,
+      sliceMs: SLICE_MS,
       progressIntervalMs: 100,
       // A cost equal to the bound ends the search in the core, in either back
       // end (a sliced solve is one resumable session): nothing to stop here.
@@ -176,7 +180,7 @@ async function solve(m) {
 
 // Memory against cost: the package's sweep (the core's), each point posted as
 // it is solved, then all of them with their plans. Stop resolves it with the
-// points done (on one thread, once the sweep ends: see the package's README).
+// points done (on one thread within a slice, as a solve).
 async function sweep(m) {
   if (!problem) throw Object.assign(new Error('no problem is loaded'), { code: 'ERR_NO_PROBLEM' });
   if (sweeping) sweeping.controller.abort();
@@ -193,6 +197,7 @@ async function sweep(m) {
       threads: m.threads,
       seed: m.seed,
       signal: controller.signal,
+      sliceMs: SLICE_MS,
       onPoint: (point) => post({ type: 'sweep-point', id: m.id, point: strip(point) }),
     });
   } finally {

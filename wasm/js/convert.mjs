@@ -128,7 +128,7 @@ export function solveOptions(o, solver) {
 // takes them (comma-separated decimal integers, '' for `points` chosen by the
 // core), the rest as solve()'s.
 const SWEEP_OPTIONS = ['limits', 'points', 'timeLimitMs', 'threads', 'seed', 'maxRounds', 'params', 'signal',
-  'onPoint'];
+  'sliceMs', 'onPoint'];
 export const DEFAULT_SWEEP_POINTS = 9;
 export const MAX_SWEEP_POINTS = 1000;
 
@@ -152,11 +152,11 @@ export function sweepOptions(o, solver) {
   }
   const points = o.points === undefined ? DEFAULT_SWEEP_POINTS : checkInteger('points', o.points, 1, MAX_SWEEP_POINTS);
   if (o.onPoint !== undefined && typeof o.onPoint !== 'function') throw new TypeError('onPoint must be a function');
-  const { timeLimitMs, threads, seed, maxRounds, params, signal } = solveOptions({
+  const { timeLimitMs, threads, seed, maxRounds, params, signal, sliceMs } = solveOptions({
     timeLimitMs: o.timeLimitMs, threads: o.threads, seed: o.seed, maxRounds: o.maxRounds, params: o.params,
-    signal: o.signal,
+    signal: o.signal, sliceMs: o.sliceMs,
   }, solver);
-  return { limits, points, timeLimitMs, threads, seed, maxRounds, params, signal, onPoint: o.onPoint };
+  return { limits, points, timeLimitMs, threads, seed, maxRounds, params, signal, sliceMs, onPoint: o.onPoint };
 }
 
 // ------------------------------------------------------------------ results

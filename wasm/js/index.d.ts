@@ -327,13 +327,18 @@ export interface SweepOptions {
   maxRounds?: number;
   params?: Record<string, number>;
   /**
-   * Threads back end: aborting stops the solve running and the rest get no
-   * time; the promise resolves with every point, those not yet solved barely
-   * searched. Single back end: the sweep runs whole inside the Worker and an
-   * abort is seen only before it starts (each solve then gets no time); once
-   * started it ends within `timeLimitMs`.
+   * Aborting stops the solve running and the rest get no time; the promise
+   * resolves with every point, those not yet solved barely searched (each
+   * keeps its smaller neighbour's plan). Single back end: seen between
+   * slices (`sliceMs`).
    */
   signal?: AbortSignal;
+  /**
+   * Single-threaded back end only: with a signal, the sweep runs in slices of
+   * this length so that an abort is seen between slices. The slices are one
+   * resumable sweep: nothing restarts between them. Default 1000.
+   */
+  sliceMs?: number;
   /** Each point as it is solved (not in order of limit; its cost may still fall and its bound rise). */
   onPoint?: (point: SweepPoint) => void;
 }

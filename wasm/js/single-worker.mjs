@@ -5,9 +5,9 @@
 // ModuleCore's (shared.mjs), the same as the threads back end's; this file only
 // carries requests and answers (worker-backend.mjs is the other end).
 //
-// A blocking solve cannot see messages, so when the caller can abort, the
-// solve runs as the core's resumable session in slices, and abort requests
-// are read between slices.
+// A blocking solve or sweep cannot see messages, so when the caller can
+// abort, it runs as the core's resumable session in slices, and abort
+// requests are read between slices.
 import { IopddlError, ModuleCore, errorMessage, loadClassicScript } from './shared.mjs';
 
 // In Node, single-worker-node.cjs sets the host up (message port, require);
@@ -70,6 +70,28 @@ function loader(m) {
 
 const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+// Runs a session of the core (SolveSession, SweepSession) for request `m` in
+// slices of `m.sliceMs` (0: one piece), reading abort requests between them;
+// an abort stops it, and what is left of it ends at once (a stopped search
+// takes no more time). The slices run. (A request aborted before it started
+// made its session with no time: it ends in its first slice.)
+async function runInSlices(session, m, what) {
+  const seconds = m.sliceMs > 0 ? m.sliceMs / 1000 : 1e9;
+  let slices = 0;
+  for (;;) {
+    const more = core.spending(what, () => session.run(seconds));
+    slices++;
+    if (!more) break;
+    await yieldToEvents();  // lets abort requests in
+    if (aborted.has(m.id)) {
+      session.stop();
+      core.spending(what, () => session.run(1e9));
+      break;
+    }
+  }
+  return slices;
+}
+
 const ops = {
   async init(m) {
     const factory = await host.loadFactory(m);
@@ -114,19 +136,24 @@ const ops = {
   parseSolution: (m) => core.parseSolution(m.text, m.source),
   nodeData: (m) => core.nodeData(problem(m.handle)),
 
-  // A sweep runs whole (the core's sweep has no slices): abort requests that
-  // come while it runs are not seen; it ends within its time limit. Its
-  // points are posted as they finish.
+  // A sweep runs as the core's session (SweepSession) in slices, as a solve
+  // does: an abort stops the solve running and leaves the points still to
+  // come no time, so the sweep resolves with every point, as on the threads
+  // back end. Its points are posted as they finish.
   async sweep(m) {
     const p = problem(m.handle);
-    await yieldToEvents();  // an abort posted just after the request gets in
+    if (m.aborted) aborted.add(m.id);
     const mod = core.mod;
     mod.onSweepPoint = (json) => host.post({ id: m.id, type: 'progress', json, offsetMs: 0 });
+    let session;
     try {
-      return core.startSweep(m, () => mod.sweep(p, m.aborted || aborted.has(m.id) ? 0 : m.timeLimitMs / 1000, m.seed, m.maxRounds,
-        m.limits, m.points, m.params));
+      session = core.startSweep(m, () => new mod.SweepSession(p, aborted.has(m.id) ? 0 : m.timeLimitMs / 1000,
+        m.seed, m.maxRounds, m.limits, m.points, m.params));
+      await runInSlices(session, m, 'sweep');
+      return session.result();
     } finally {
       mod.onSweepPoint = null;
+      if (session) session.delete();
     }
   },
 
@@ -145,18 +172,7 @@ const ops = {
         aborted.has(m.id) ? 0 : m.timeLimitMs / 1000, m.seed, m.maxRounds, m.usageLimit, m.params, ptr, n));
       const problemText = session.error();
       if (problemText) throw core.failure('solve', problemText, false);
-      let slices = 0;
-      for (;;) {
-        const more = core.spending('solve', () => session.run(m.sliceMs > 0 ? m.sliceMs / 1000 : 1e9));
-        slices++;
-        if (!more) break;
-        await yieldToEvents();  // lets abort requests in
-        if (aborted.has(m.id)) {
-          session.stop();
-          session.run(0);
-          break;
-        }
-      }
+      const slices = await runInSlices(session, m, 'solve');
       return { json: session.result(), slices };
     } finally {
       mod.onSolveProgress = null;

@@ -135,11 +135,11 @@ export class WorkerBackend {
     return this.abortable(p, id, o.signal);
   }
 
-  // The whole sweep runs in the Worker in one piece (the core's sweep cannot
-  // be sliced): an abort is seen only before it starts (then each solve gets
-  // no time); after that the sweep ends within its time limit.
+  // A sweep runs in slices as a solve does (the core's SweepSession), so an
+  // abort ends it within about a slice: the solve running stops and the
+  // points still to come get no time, as on the threads back end.
   async sweep(handle, o, onPointJson) {
-    const id = this.nextId;  // the id request() will use (an abort is seen only if the sweep has not started)
+    const id = this.nextId;  // the id request() will use
     const p = this.request('sweep', {
       handle,
       timeLimitMs: o.timeLimitMs,
@@ -148,6 +148,8 @@ export class WorkerBackend {
       limits: o.limits,
       points: o.points,
       params: o.params,
+      // Without a signal nothing can interrupt the sweep: run it in one piece.
+      sliceMs: o.signal ? o.sliceMs : 0,
       aborted: !!(o.signal && o.signal.aborted),
     }, undefined, onPointJson);
     return this.abortable(p, id, o.signal);

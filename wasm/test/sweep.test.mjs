@@ -94,6 +94,7 @@ for (const backend of ['threads', 'single']) {
         [{ points: 1001 }, RangeError, /points/],
         [{ points: 2.5 }, TypeError, /points/],
         [{ timeLimitMs: -1 }, RangeError, /timeLimitMs/],
+        [{ sliceMs: 10 }, RangeError, /sliceMs/],
         [{ onPoint: 1 }, TypeError, /onPoint/],
       ]) {
         await assert.rejects(g.sweep(o), (e) => e instanceof kind && re.test(e.message), JSON.stringify(o, (k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
@@ -104,19 +105,45 @@ for (const backend of ['threads', 'single']) {
     test('aborted, it resolves with the points done', async () => {
       const ac = new AbortController();
       const t0 = Date.now();
-      let r;
-      if (backend === 'threads') {
-        // Stopped after its first point: the solve running stops, the rest get no time.
-        r = await g.sweep({ points: 5, timeLimitMs: 60000, signal: ac.signal, onPoint: () => ac.abort() });
-      } else {
-        // The single back end sees an abort only before the sweep starts.
-        const pending = g.sweep({ points: 5, timeLimitMs: 60000, signal: ac.signal });
-        ac.abort();
-        r = await pending;
-      }
+      // Stopped after its first point: the solve running stops, the rest get no time.
+      const r = await g.sweep({ points: 5, timeLimitMs: 60000, signal: ac.signal, onPoint: () => ac.abort() });
       assert.ok(Date.now() - t0 < 20000, `took ${Date.now() - t0} ms`);
       assert.equal(r.aborted, true);
       assert.ok(r.points.length >= 1);
+      checkCurve(r);
+    });
+
+    // Aborted while its first solve runs (the proof search is off, so nothing
+    // ends it early), a sweep settles within about a slice, far inside its
+    // time limit, and resolves as on either back end: aborted, with every
+    // point, the free solve's plan at the right end, the points after the
+    // abort barely searched (their plans need not fit).
+    test('aborted mid-solve, it settles within about a slice', async () => {
+      const ac = new AbortController();
+      const seen = [];
+      let abortedAt = 0;
+      const timer = setTimeout(() => { abortedAt = performance.now(); ac.abort(); }, 400);
+      let r;
+      try {
+        r = await g.sweep({
+          points: 5, timeLimitMs: 20_000, threads: 1, signal: ac.signal, sliceMs: 100,
+          params: { proof_max_strategies: 0 }, onPoint: (pt) => seen.push(pt),
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+      assert.ok(abortedAt > 0, 'settled before the abort');
+      const latency = performance.now() - abortedAt;
+      console.log(`# sweep (${backend}): settled ${latency.toFixed(0)} ms after the abort`);
+      assert.ok(latency < 2500, `settled ${latency.toFixed(0)} ms after the abort; its first solve had 4 s`);
+      assert.deepEqual(Object.keys(r), ['leastPeak', 'freePlan', 'points', 'aborted', 'elapsedMs', 'backend']);
+      assert.equal(r.aborted, true);
+      assert.equal(r.backend, backend);
+      assert.ok(r.freePlan !== null);
+      assert.equal(r.points.length, 5);
+      assert.equal(seen.length, 5, 'onPoint for each point');
+      assert.equal(r.points[4].limit, r.freePlan.peakUsage);
+      assert.equal(r.points[4].feasible, true);
       checkCurve(r);
     });
   });
