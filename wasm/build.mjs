@@ -3,7 +3,11 @@
 // CMake, twice (threaded and single-threaded), into dist/, and puts the package's
 // JavaScript and type declarations beside the generated files.
 //
-//   node wasm/build.mjs [--out DIR] [--jobs N] [--only threads|single] [--debug]
+//   node wasm/build.mjs [--out DIR] [--jobs N] [--only threads|single] [--debug] [--profiling]
+//
+// --profiling keeps the functions' names in the module (--profiling-funcs), so
+// that V8's profiler names them (wasm/profile.mjs); it builds apart, into
+// build-wasm-profiling/ (default --out build-wasm-profiling/dist).
 //
 // Needs Emscripten (emcmake, emcc) and CMake (Debian: apt-get install emscripten cmake).
 import { spawnSync } from 'node:child_process';
@@ -18,11 +22,12 @@ const opt = (name, def) => {
   const i = args.indexOf(name);
   return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
 };
-const out = resolve(root, opt('--out', 'dist'));
+const profiling = args.includes('--profiling');
+const out = resolve(root, opt('--out', profiling ? 'build-wasm-profiling/dist' : 'dist'));
 const jobs = opt('--jobs', '2');
 const only = opt('--only', null);
 const buildType = args.includes('--debug') ? 'RelWithDebInfo' : 'Release';
-const work = join(root, 'build-wasm');
+const work = join(root, profiling ? 'build-wasm-profiling' : 'build-wasm');
 
 function die(msg) {
   console.error(`build: ${msg}`);
@@ -63,7 +68,8 @@ for (const variant of ['threads', 'single']) {
     `-DCMAKE_BUILD_TYPE=${buildType}`,
     `-DIOPDDL_WASM_PTHREADS=${variant === 'threads' ? 'ON' : 'OFF'}`,
     `-DIOPDDL_WASM_OUT=${out}`,
-    '-DIOPDDL_BUILD_TESTS=OFF', '-DIOPDDL_BUILD_CLI=OFF'], env);
+    '-DIOPDDL_BUILD_TESTS=OFF', '-DIOPDDL_BUILD_CLI=OFF',
+    `-DCMAKE_EXE_LINKER_FLAGS=${profiling ? '--profiling-funcs' : ''}`], env);
   run('cmake', ['--build', dir, '--target', 'iopddl_wasm', '-j', jobs], env);
 }
 
@@ -81,8 +87,11 @@ for (const f of layer) cpSync(join(js, f), join(out, f));
 // The core's constants (bindings.cc: constants()), read from the module built
 // here and written where the package's JavaScript imports them (shared.mjs,
 // index.cjs): the JavaScript never restates them.
-const factoryFile = ['iopddl-single.js', 'iopddl.js'].map((f) => join(out, f)).find((f) => existsSync(f));
-if (!factoryFile) die(`no module in ${out} to read the constants from`);
+// The single-threaded module: the threaded one does not start outside the
+// package's set-up (its pool), and a script's top-level await on it would
+// never settle.
+const factoryFile = join(out, 'iopddl-single.js');
+if (!existsSync(factoryFile)) die(`no single-threaded module in ${out} to read the constants from: build it too (without --only threads)`);
 const mod = await createRequire(import.meta.url)(factoryFile)({
   wasmBinary: readFileSync(factoryFile.replace(/\.js$/, '.wasm')), print: () => {}, printErr: () => {},
 });
