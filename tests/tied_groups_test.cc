@@ -267,6 +267,114 @@ TEST(GroupMoves, RepairKeepsTiesAndBookkeeping) {
   EXPECT_GT(repaired, 10);
 }
 
+// Repair as it was written before it kept each node's and group's best move
+// between steps: every step scans every move of the nodes alive at the peak
+// and every group with a member there, from fresh deltas. Same ranking, same
+// ties (the first in the scan wins).
+bool repair_by_fresh_scans(const SearchModel& m, const LocalSearch& ls, SearchState* st,
+                           std::vector<std::pair<int, int>>* log) {
+  const GroupMoves& gm = ls.group_moves();
+  const TiedGroups& G = *gm.groups();
+  struct Best {
+    bool set = false, clean = false;
+    double delta = 0, score = 0;
+    int64_t red = 0;
+    int node = -1, group = -1, choice = -1;
+  };
+  std::vector<double> delta;
+  std::vector<char> raises;
+  while (st->peak() > m.limit) {
+    const int t = st->usage.argmax();
+    const int64_t excess = st->peak() - m.limit;
+    Best best;
+    const auto consider = [&](double d, int64_t red, int node, int group, int choice) {
+      const bool clean = d < 0.5 * m.big;
+      const double score = d / double(std::min(red, excess));
+      if (!best.set || (clean && !best.clean) ||
+          (clean == best.clean && (score < best.score || (score == best.score && red > best.red))))
+        best = {true, clean, d, score, red, node, group, choice};
+    };
+    std::vector<int> alive;
+    for (int i : ls.by_start())
+      if (m.p->seg_lo[i] <= t && t < m.p->seg_hi[i]) alive.push_back(i);
+    for (int i : alive)
+      for (int k = 0; k < m.dom_size(i); ++k) {
+        const int to = m.domain(i)[k];
+        const int64_t red = m.usage(i, st->s[i]) - m.usage(i, to);
+        if (red > 0) consider(st->move_delta(i, to), red, i, -1, to);
+      }
+    std::vector<char> seen(G.size(), 0);
+    for (int i : alive) {
+      const int g = G.group_of(i);
+      if (g < 0 || seen[g]) continue;
+      seen[g] = 1;
+      gm.deltas(*st, g, &delta, &raises);
+      for (int c = 0; c < G.choices(g); ++c) {
+        if (raises[c] || !std::isfinite(delta[c])) continue;
+        int64_t red = 0;
+        for (int k = 0; k < G.member_count(g); ++k) {
+          const int x = G.members(g)[k];
+          if (m.has_interval(x) && m.p->seg_lo[x] <= t && t < m.p->seg_hi[x])
+            red += m.usage(x, st->s[x]) - m.usage(x, G.strategy(g, k, c));
+        }
+        if (red > 0) consider(delta[c], red, -1, g, c);
+      }
+    }
+    if (best.group >= 0) {
+      gm.apply(st, best.group, best.choice, best.delta, log);
+      continue;
+    }
+    if (best.node < 0) return false;
+    log->push_back({best.node, st->s[best.node]});
+    st->apply(best.node, best.choice, best.delta);
+  }
+  return true;
+}
+
+// Repair keeps each node's and each tied group's best move while its deltas
+// stand: it makes the very moves of a repair that scans everything afresh at
+// every step, on states far over the limit (every node at its largest usage)
+// and on random ones, twice through the same object.
+TEST(GroupMoves, RepairWithKeptBestsMakesTheFreshScansMoves) {
+  int compared = 0, with_group_moves = 0;
+  for (uint64_t seed = 1; seed <= 20000; ++seed) {
+    Problem p = tied_instance(seed);
+    if (!p.has_usage_limit) continue;
+    Prepared pr;
+    if (!prepare(p, &pr)) continue;
+    LocalSearch ls;
+    ls.init(pr.m, &pr.groups);
+    Rng rng(seed);
+    for (int round = 0; round < 2; ++round) {
+      std::vector<int32_t> a = test_support::extreme_usage(pr.m, true);
+      if (round == 1)
+        for (int i = 0; i < pr.m.n; ++i)
+          if (rng.below(2)) a[i] = pr.m.domain(i)[rng.below(uint32_t(pr.m.dom_size(i)))];
+      SearchState kept, fresh;
+      kept.init(pr.m, a);
+      fresh.init(pr.m, a);
+      if (kept.within_limit()) continue;
+      std::vector<std::pair<int, int>> kept_log, fresh_log;
+      const bool kept_ok = ls.repair(&kept, [] { return false; }, &kept_log);
+      const bool fresh_ok = repair_by_fresh_scans(pr.m, ls, &fresh, &fresh_log);
+      ASSERT_EQ(kept_ok, fresh_ok) << "seed " << seed << " round " << round;
+      ASSERT_EQ(kept_log, fresh_log) << "seed " << seed << " round " << round;
+      ASSERT_EQ(kept.s, fresh.s) << "seed " << seed << " round " << round;
+      ++compared;
+      std::vector<int> moves_of(pr.m.n, 0);
+      for (const auto& mv : kept_log) ++moves_of[mv.first];
+      for (int g = 0; g < pr.groups.size(); ++g)
+        if (pr.groups.member_count(g) > 1 && moves_of[pr.groups.members(g)[0]] > 0 &&
+            moves_of[pr.groups.members(g)[1]] > 0) {
+          ++with_group_moves;
+          break;
+        }
+    }
+  }
+  EXPECT_GT(compared, 100);
+  EXPECT_GT(with_group_moves, 10);
+}
+
 // The neighbourhood search on tied instances (windows take groups whole,
 // ejections move them): every answer it reports fits, costs what it says and
 // is cheaper than the one before.
