@@ -19,11 +19,11 @@ void LocalSearch::init(const SearchModel& m, const TiedGroups* groups) {
   alive_at_ = -1;
   alive_.clear();
   delta_cache_.assign(m.dom.size(), 0.0);
-  cached_.assign(m.n, 0);
-  cache_epoch_ = 0;
+  node_at_.assign(m.n, 0);
   node_best_.assign(m.n, KeptBest{});
   changed_at_.assign(m.n, 0);
   moves_ = 0;
+  repair_start_ = 0;
 }
 
 void LocalSearch::gather_alive(int t) {
@@ -38,12 +38,8 @@ void LocalSearch::gather_alive(int t) {
 
 void LocalSearch::moved(int i) {
   ++moves_;
-  cached_[i] = 0;
   changed_at_[i] = moves_;
-  for (uint32_t a = m_->adj_off[i]; a < m_->adj_off[i + 1]; ++a) {
-    cached_[m_->adj[a].other] = 0;
-    changed_at_[m_->adj[a].other] = moves_;
-  }
+  for (uint32_t a = m_->adj_off[i]; a < m_->adj_off[i + 1]; ++a) changed_at_[m_->adj[a].other] = moves_;
 }
 
 int64_t LocalSearch::descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop) {
@@ -119,12 +115,9 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
   // A node's move deltas depend only on its own and its neighbours'
   // strategies: they are kept from one step to the next and recomputed only
   // around what moved; so is its best candidate, and a group's.
-  if (++cache_epoch_ == 0) {
-    std::fill(cached_.begin(), cached_.end(), 0);
-    cache_epoch_ = 1;
-  }
-  ++moves_;  // what moved before this repair, outside it, is not tracked: every kept group best is stale
-  const uint64_t repair_start = moves_;
+  // What moved before this repair, outside it, was not tracked: everything
+  // computed before is stale.
+  repair_start_ = ++moves_;
   const TiedGroups* groups = group_moves_.active() ? group_moves_.groups() : nullptr;
   if (groups && group_best_.size() != size_t(groups->size())) {
     group_best_.assign(groups->size(), KeptBest{});
@@ -155,25 +148,25 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
     gather_alive(t);
     for (int i : alive_) {
       KeptBest& kb = node_best_[i];
-      if (cached_[i] == cache_epoch_ && still_holds(kb)) {
+      const bool fresh_deltas = fresh(node_at_[i], i);
+      if (fresh_deltas && still_holds(kb)) {
         if (kb.best.better_than(best)) best = kb.best;
         continue;
       }
       const int64_t cu = m.usage(i, st->s[i]);
       const int32_t* d = m.domain(i);
       double* cache = &delta_cache_[m.dom_off[i]];
-      const bool fresh = cached_[i] == cache_epoch_;
       kb = KeptBest{};
       for (int k = 0; k < m.dom_size(i); ++k) {
         const int64_t red = cu - m.usage(i, d[k]);
         if (red <= 0) continue;
-        if (!fresh) cache[k] = st->move_delta(i, d[k]);
+        if (!fresh_deltas) cache[k] = st->move_delta(i, d[k]);
         const Candidate c = candidate(cache[k], red, i, -1, d[k]);
         if (c.better_than(kb.best)) kb.best = c;
         kb.max_red = std::max(kb.max_red, red);
       }
       kb.excess_free = kb.max_red <= excess;
-      cached_[i] = cache_epoch_;
+      node_at_[i] = moves_;
       if (kb.best.better_than(best)) best = kb.best;
     }
     // Tied groups with a member alive at t: the whole group to a choice that
@@ -187,8 +180,8 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
         if (g < 0 || group_seen_[g] == stamp_) continue;
         group_seen_[g] = stamp_;
         KeptBest& kb = group_best_[g];
-        bool kept = group_at_[g] >= repair_start && group_peak_[g] == t && still_holds(kb);
-        for (int k = 0; kept && k < G.member_count(g); ++k) kept = changed_at_[G.members(g)[k]] <= group_at_[g];
+        bool kept = group_peak_[g] == t && still_holds(kb);
+        for (int k = 0; kept && k < G.member_count(g); ++k) kept = fresh(group_at_[g], G.members(g)[k]);
         if (!kept) {
           group_moves_.deltas(*st, g, &delta_, &raises_);
           if (group_moves_.counts) ++group_moves_.counts->tried;

@@ -50,12 +50,12 @@ class LocalSearch {
   std::vector<char> raises_;
   // repair(): the nodes alive at segment alive_at_ (in by_start_'s order),
   // and each node's move deltas (indexed like the model's domains), valid
-  // while cached_[i] == cache_epoch_.
+  // while fresh(node_at_[i], i) (computed in this repair, since it and its
+  // neighbours last moved).
   int alive_at_ = -1;
   std::vector<int32_t> alive_;
   std::vector<double> delta_cache_;
-  std::vector<uint32_t> cached_;
-  uint32_t cache_epoch_ = 0;
+  std::vector<uint64_t> node_at_;  // per node: moves_ when its deltas and best were computed (0: never)
   std::vector<std::pair<int, int>> group_log_;
   // A repair move: a node's strategy or a group's choice, ranked by
   // cleanness (no forbidden pair), then cost per unit of memory freed at the
@@ -83,9 +83,13 @@ class LocalSearch {
   };
   std::vector<KeptBest> node_best_, group_best_;
   std::vector<uint64_t> changed_at_;   // per node: moves_ when it or a neighbour last moved
-  std::vector<uint64_t> group_at_;     // per group: moves_ when its best was computed (0: never, this repair)
+  std::vector<uint64_t> group_at_;     // per group: moves_ when its best was computed (0: never)
   std::vector<int32_t> group_peak_;    // per group: the peak segment it was computed for
-  uint64_t moves_ = 0;
+  uint64_t moves_ = 0;         // moves counted by moved(), and one more at each repair's start
+  uint64_t repair_start_ = 0;  // moves_ at this repair's start: what was computed before is stale
+  // Computed at `at` and still valid for node i's moves: in this repair, and
+  // since neither i nor a neighbour moved.
+  bool fresh(uint64_t at, int i) const { return at >= repair_start_ && changed_at_[i] <= at; }
   void gather_alive(int t);
   void moved(int i);  // node i's strategy changed: its deltas and its neighbours' are stale
 };
