@@ -192,15 +192,15 @@ void ProofSearch::refresh_upper(const std::function<bool(Int128*)>& upper) {
   }
 }
 
-// Offers an answer (a rounding or a leaf, in the model's strategies) when it
-// is within the limit, free of forbidden entries (`big` exceeds every finite
-// total) and cheaper than the incumbent.
-// Over the limit, forbidden, or not below the upper bound (which only falls):
-// refused now and whenever offered again.
+// Over the limit, forbidden (`big` exceeds every finite total), or not below
+// the upper bound (which only falls): refused now and whenever offered again.
 bool ProofSearch::refuses(const SearchState& s) const {
   return !s.within_limit() || !(s.cost < m_->big) || (has_upper_ && !(s.cost < upper_d_));
 }
 
+// Offers an answer (a rounding or a leaf, in the model's strategies) unless
+// it refuses it: within the limit, free of forbidden entries and cheaper
+// than the incumbent.
 void ProofSearch::offer_if_better(const SearchState& s,
                                   const std::function<void(const std::vector<int32_t>&, double)>& offer,
                                   const std::function<bool(Int128*)>& upper) {

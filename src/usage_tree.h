@@ -10,21 +10,15 @@ namespace iopddl {
 class UsageTree {
  public:
   void init(int segments) {
-    n_ = std::max(1, segments);
-    size_ = 1;
-    while (size_ < n_) size_ <<= 1;
-    mx_.assign(2 * size_, 0);
-    lz_.assign(2 * size_, 0);
-    // Unused leaves must never win a max.
-    for (int k = n_; k < size_; ++k) mx_[size_ + k] = INT64_MIN / 4;
-    for (int k = size_ - 1; k >= 1; --k) mx_[k] = std::max(mx_[2 * k], mx_[2 * k + 1]);
+    size_for(segments);
+    build_maxima();
   }
   // init(segments) followed by adds whose sums per segment are `values`, in
   // O(segments) instead of an O(log) add per interval.
   void init(const std::vector<int64_t>& values) {
-    init(int(values.size()));
+    size_for(int(values.size()));
     for (size_t k = 0; k < values.size(); ++k) mx_[size_ + k] = values[k];
-    for (int k = size_ - 1; k >= 1; --k) mx_[k] = std::max(mx_[2 * k], mx_[2 * k + 1]);
+    build_maxima();
   }
   // Adds v on segments [lo, hi).
   void add(int lo, int hi, int64_t v) {
@@ -55,6 +49,20 @@ class UsageTree {
   // ones a top-down descent would stop at, without its recursion (a call per
   // node visited, which WebAssembly pays for dearly); then the maxima on the
   // two paths from the ends up to the root are redone.
+  // Zero on every segment, nothing lazy.
+  void size_for(int segments) {
+    n_ = std::max(1, segments);
+    size_ = 1;
+    while (size_ < n_) size_ <<= 1;
+    mx_.assign(2 * size_, 0);
+    lz_.assign(2 * size_, 0);
+    // Unused leaves must never win a max.
+    for (int k = n_; k < size_; ++k) mx_[size_ + k] = INT64_MIN / 4;
+  }
+  // Every inner node's max from its children (no lazy values yet).
+  void build_maxima() {
+    for (int k = size_ - 1; k >= 1; --k) mx_[k] = std::max(mx_[2 * k], mx_[2 * k + 1]);
+  }
   void add_bottom_up(int lo, int hi, int64_t v) {
     int l = lo + size_, r = hi + size_;
     const int l0 = l, r0 = r - 1;
