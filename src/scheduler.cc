@@ -10,6 +10,7 @@ void YieldScheduler::init(int steps, const Params& prm, int rotate) {
   explore_ = prm.schedule_floor;
   halflife_share_ = prm.schedule_halflife_share;
   halflife_min_ = prm.schedule_halflife_min;
+  role_warmup_ = prm.schedule_role_warmup;
   faded_at_ = 0;
   rotate_ = steps > 0 ? rotate % steps : 0;
 }
@@ -29,6 +30,19 @@ void YieldScheduler::fade(double now) {
 double YieldScheduler::yield(int k) const {
   const Arm& a = arms_[k];
   return a.used > 0 ? a.gain / a.used : 0.0;
+}
+
+double YieldScheduler::earned(int k, const std::vector<char>& available) const {
+  if (arms_[k].runs < role_warmup_) return 1.0;
+  double gain = 0, used = 0;
+  for (int j = 0; j < int(arms_.size()); ++j)
+    if (j != k && available[j]) {
+      gain += arms_[j].gain;
+      used += arms_[j].used;
+    }
+  const double others = used > 0 ? gain / used : 0.0;
+  if (others <= 0) return 1.0;  // nothing to compare with: the role stands
+  return std::min(1.0, yield(k) / others);
 }
 
 int YieldScheduler::pick(const std::vector<char>& available, const std::vector<double>& floor, double now,
@@ -51,9 +65,10 @@ int YieldScheduler::pick(const std::vector<char>& available, const std::vector<d
     yields += yield(k);
   }
   if (live == 0) return -1;
-  // A soft floor is a share of what the hard ones leave.
+  // A soft floor is a share of what the hard ones leave, as far as earned.
   const auto floor_of = [&](int k) {
-    return is_soft(k) ? std::max(explore_, floor[k] * std::max(0.0, 1.0 - hard)) : std::max(explore_, floor[k]);
+    return is_soft(k) ? std::max(explore_, floor[k] * std::max(0.0, 1.0 - hard) * earned(k, available))
+                      : std::max(explore_, floor[k]);
   };
   double floors = 0;
   for (int k = 0; k < n; ++k)
@@ -79,6 +94,7 @@ void YieldScheduler::record(int k, double used, double gain, double now) {
   fade(now);
   Arm& a = arms_[k];
   a.tried = true;
+  ++a.runs;
   a.used += std::max(used, 0.0);
   a.gain += std::max(gain, 0.0);
 }

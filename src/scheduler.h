@@ -8,9 +8,17 @@
 // plus the exploration floor plus its part of the rest by yield; the step
 // furthest below its share runs next. Every step is tried once first.
 //
+// A soft floor is a role the step earns: in full for its first runs (a
+// rounding's messages settle over hundreds of passes before it can pay),
+// then in proportion to what it earns per unit of time against the thread's
+// other steps, up to the whole floor. So where the role pays (S) it keeps
+// the thread, and where the windows earn more (K, the large files) the time
+// goes to them.
+//
 // The clock is seconds, or runs under a round budget (then every run counts
 // one and the schedule is deterministic).
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "params.h"
@@ -31,14 +39,18 @@ class YieldScheduler {
  private:
   struct Arm {
     double used = 0, gain = 0;  // faded
+    int64_t runs = 0;
     bool tried = false;
   };
   std::vector<Arm> arms_;
   double explore_ = 0, halflife_share_ = 0, halflife_min_ = 0;
+  int64_t role_warmup_ = 0;
   double faded_at_ = 0;
   int rotate_ = 0;
   void fade(double now);
   double yield(int k) const;  // gain per clock unit
+  // The share of a soft floor step k has earned (0 to 1).
+  double earned(int k, const std::vector<char>& available) const;
 };
 
 }  // namespace iopddl

@@ -100,3 +100,43 @@ TEST(YieldScheduler, DeterministicOnACountedClock) {
   const std::vector<double> gain = {0.002, 0.0, 0.001};
   EXPECT_EQ(simulate(&a, gain, {1, 1, 1}, {0.1, 0.0, 0.0}, 500), simulate(&b, gain, {1, 1, 1}, {0.1, 0.0, 0.0}, 500));
 }
+
+// A role (a soft floor) holds its whole floor for its warm-up runs, whatever
+// it earns; after that it keeps its floor only while it earns per unit of
+// time what the thread's other steps earn, and falls towards the exploration
+// floor when it earns nothing beside a step that does.
+TEST(YieldScheduler, ARoleKeepsItsFloorAsFarAsItsYieldEarnsIt) {
+  Params prm;
+  prm.schedule_floor = 0.05;
+  prm.schedule_role_warmup = 100;
+  const std::vector<double> floor = {0.9, 0.0};
+  const std::vector<char> soft = {1, 0};
+  // Earning nothing beside a step that earns: whole during the warm-up ...
+  YieldScheduler a;
+  a.init(2, prm, 0);
+  const std::vector<int> warm = simulate(&a, {0.0, 0.01}, {1, 1}, floor, 100, soft);
+  EXPECT_GE(warm[0], 80) << warm[0] << " " << warm[1];
+  // ... then down to its exploration share (the halflife fades the warm-up).
+  YieldScheduler b;
+  b.init(2, prm, 0);
+  const std::vector<int> runs = simulate(&b, {0.0, 0.01}, {1, 1}, floor, 4000, soft);
+  EXPECT_LE(runs[0], int(0.2 * 4000)) << runs[0] << " " << runs[1];
+  // Earning as much per run as the other step: the whole floor, as before.
+  YieldScheduler c;
+  c.init(2, prm, 0);
+  const std::vector<int> pays = simulate(&c, {0.01, 0.01}, {1, 1}, floor, 4000, soft);
+  EXPECT_NEAR(double(pays[0]) / 4000, 0.9 * 0.95 + 0.095 * 0.5, 0.03) << pays[0] << " " << pays[1];
+  // Earning half as much per run: about half its floor.
+  YieldScheduler d;
+  d.init(2, prm, 0);
+  const std::vector<int> half = simulate(&d, {0.005, 0.01}, {1, 1}, floor, 4000, soft);
+  EXPECT_GT(half[0], int(0.3 * 4000)) << half[0] << " " << half[1];
+  EXPECT_LT(half[0], int(0.75 * 4000)) << half[0] << " " << half[1];
+  // A warm-up longer than the run: the whole floor whatever it earns.
+  prm.schedule_role_warmup = 1000000;
+  YieldScheduler e;
+  e.init(2, prm, 0);
+  const std::vector<int> held = simulate(&e, {0.0, 0.01}, {1, 1}, floor, 4000, soft);
+  // (0.9 of what the other step's exploration floor leaves).
+  EXPECT_NEAR(double(held[0]) / 4000, 0.9 * 0.95, 0.03) << held[0] << " " << held[1];
+}
