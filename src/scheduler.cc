@@ -52,7 +52,7 @@ int YieldScheduler::pick(const std::vector<char>& available, const std::vector<d
   // Every step once first, in an order that differs between threads.
   for (int j = 0; j < n; ++j) {
     const int k = (rotate_ + j) % n;
-    if (available[k] && !arms_[k].tried) return k;
+    if (available[k] && arms_[k].runs == 0) return k;
   }
   const auto is_soft = [&](int k) { return k < int(soft.size()) && soft[k]; };
   double used = 0, hard = 0, yields = 0;
@@ -93,7 +93,6 @@ int YieldScheduler::pick(const std::vector<char>& available, const std::vector<d
 void YieldScheduler::record(int k, double used, double gain, double now) {
   fade(now);
   Arm& a = arms_[k];
-  a.tried = true;
   ++a.runs;
   a.used += std::max(used, 0.0);
   a.gain += std::max(gain, 0.0);

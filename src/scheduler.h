@@ -39,8 +39,7 @@ class YieldScheduler {
  private:
   struct Arm {
     double used = 0, gain = 0;  // faded
-    int64_t runs = 0;
-    bool tried = false;
+    int64_t runs = 0;  // 0: not tried yet
   };
   std::vector<Arm> arms_;
   double explore_ = 0, halflife_share_ = 0, halflife_min_ = 0;

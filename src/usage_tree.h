@@ -45,10 +45,6 @@ class UsageTree {
   int n_ = 1, size_ = 1;
   std::vector<int64_t> mx_, lz_;  // mx_[k] excludes lazies of k's ancestors, includes lz_[k]
 
-  // Bottom-up over the perfect tree: the nodes covering [lo, hi) are the
-  // ones a top-down descent would stop at, without its recursion (a call per
-  // node visited, which WebAssembly pays for dearly); then the maxima on the
-  // two paths from the ends up to the root are redone.
   // Zero on every segment, nothing lazy.
   void size_for(int segments) {
     n_ = std::max(1, segments);
@@ -63,6 +59,10 @@ class UsageTree {
   void build_maxima() {
     for (int k = size_ - 1; k >= 1; --k) mx_[k] = std::max(mx_[2 * k], mx_[2 * k + 1]);
   }
+  // Bottom-up over the perfect tree: the nodes covering [lo, hi) are the
+  // ones a top-down descent would stop at, without its recursion (a call per
+  // node visited, which WebAssembly pays for dearly); then the maxima on the
+  // two paths from the ends up to the root are redone.
   void add_bottom_up(int lo, int hi, int64_t v) {
     int l = lo + size_, r = hi + size_;
     const int l0 = l, r0 = r - 1;
