@@ -17,6 +17,8 @@ void NeighbourhoodSearch::init(const SearchModel& m, EliminationSolver* elim, Lo
   seen_.assign(m.n, 0);
   cap_.assign(m.n, INT64_MAX);
   overlap_.init(m.p->num_segments());
+  kinds_.init(3, m.params, 0);
+  moves_ = 0;
 }
 
 void NeighbourhoodSearch::reset(const std::vector<int32_t>& best) {
@@ -233,32 +235,41 @@ bool NeighbourhoodSearch::keep_if_better(double best_cost) {
 }
 
 int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_binds, Rng* rng,
-                                 const std::function<bool()>& more, const std::function<bool()>& stop,
+                                 const std::function<double()>* seconds, const std::function<bool()>& more,
+                                 const std::function<bool()>& stop,
                                  const std::function<void(const std::vector<int32_t>&, double)>& improved) {
+  static constexpr Mechanism kKind[3] = {Mechanism::kConnectedWindow, Mechanism::kTimeWindow, Mechanism::kEjection};
+  static const std::vector<double> kNoFloor(3, 0.0);
+  // Where memory does not bind, only the connected windows can gain.
+  const std::vector<char> available = {1, char(memory_binds), char(memory_binds)};
+  const auto clock = [&] { return seconds ? (*seconds)() : double(moves_); };
   int64_t moves = 0;
   double best_cost = cur_.cost;
   while (more() && !stop()) {
     ++moves;
-    int kind = 0;
-    if (memory_binds) kind = kinds_.pick(rng);
+    const double started = clock();
+    const int kind = memory_binds ? kinds_.pick(available, kNoFloor, started) : 0;
     bool complete = true;
-    static constexpr Mechanism kKind[3] = {Mechanism::kConnectedWindow, Mechanism::kTimeWindow, Mechanism::kEjection};
     MechanismTimer timer(counts ? &at(*counts, kKind[kind]) : nullptr);
     const bool tried = kind == 2 ? ejection(rng, stop) : window_move(kind, weight, rng, stop, &complete);
+    ++moves_;
     if (!complete) break;
-    if (!tried) continue;
+    if (!tried) {
+      kinds_.record(kind, clock() - started, 0.0, clock());
+      continue;
+    }
     if (counts) ++at(*counts, kKind[kind]).tried;
+    const double before = best_cost;
     if (keep_if_better(best_cost)) {
       if (counts) {
         ++at(*counts, kKind[kind]).improved;
         add_fall(&at(*counts, kKind[kind]), best_cost, cur_.cost);
       }
       best_cost = cur_.cost;
-      kinds_.reward(kind);
       improved(cur_.s, best_cost);
     }
+    kinds_.record(kind, clock() - started, log_fall(before, best_cost), clock());
   }
-  kinds_.fade(m_->params.move_decay);
   return moves;
 }
 

@@ -1,5 +1,6 @@
 // Large neighbourhood search around the best assignment, within the limit at
-// every step. Three kinds of move, drawn in proportion to their recent gains:
+// every step. Three kinds of move, each given time in proportion to what it
+// has recently earned per second (a YieldScheduler of its own):
 //  - connected windows: a connected set of 16..1024 nodes re-solved exactly by
 //    elimination with the rest fixed, each node capped at its share of the
 //    memory slack, so that the answer always fits;
@@ -19,7 +20,7 @@
 #include "elimination.h"
 #include "local_search.h"
 #include "rng.h"
-#include "roulette.h"
+#include "scheduler.h"
 #include "search_state.h"
 #include "tied_groups.h"
 #include "usage_tree.h"
@@ -39,7 +40,10 @@ class NeighbourhoodSearch {
   // Tries moves while `more()` is true and `stop()` is false, with the memory
   // per-node memory prices `weight` (empty: none). Calls `improved` with
   // each new best assignment and its cost. Returns the number of moves tried.
-  int64_t run(const std::vector<double>& weight, bool memory_binds, Rng* rng, const std::function<bool()>& more,
+  // `seconds` is the clock the kinds' yields are measured on; without it
+  // (a round budget) every move counts one, and the choice is deterministic.
+  int64_t run(const std::vector<double>& weight, bool memory_binds, Rng* rng, const std::function<double()>* seconds,
+              const std::function<bool()>& more,
               const std::function<bool()>& stop,
               const std::function<void(const std::vector<int32_t>&, double)>& improved);
 
@@ -58,7 +62,8 @@ class NeighbourhoodSearch {
   std::vector<double> scaled_, delta_;
   std::vector<char> raises_;
   UsageTree overlap_;               // how many window nodes are alive, per segment
-  Roulette<3> kinds_;              // connected window, time window, ejection
+  YieldScheduler kinds_;           // connected window, time window, ejection
+  int64_t moves_ = 0;              // every move tried, all runs: the clock under a round budget
 
   void connected_window(Rng* rng, int size);
   // Adds x to the window, with its whole tied group when the window stays

@@ -1,7 +1,7 @@
 // Picks one of K choices in proportion to its recent gains: each starts at
 // weight 1, gains 1 per reward, and all fade by a factor now and then; every
 // choice keeps a floor of 0.5 so that none is starved. Used for the
-// elimination rules (worker.cc) and the neighbourhood moves.
+// elimination rules (step_elimination.cc).
 #pragma once
 #include "rng.h"
 

@@ -3,7 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "search_state.h"
+
 namespace iopddl {
+
+double log_fall(double before, double after) {
+  if (!has_cost(after) || !(after < before)) return 0.0;
+  if (!has_cost(before)) return 1.0;
+  return std::log((before + 1.0) / (after + 1.0));
+}
 
 void YieldScheduler::init(int steps, const Params& prm, int rotate) {
   arms_.assign(steps, Arm{});

@@ -25,6 +25,10 @@
 
 namespace iopddl {
 
+// The log fall from one best cost to the next: scale-free, so that a yield
+// early in a run and late compare. 1 for a first answer within the limit.
+double log_fall(double before, double after);
+
 class YieldScheduler {
  public:
   void init(int steps, const Params& prm, int rotate);

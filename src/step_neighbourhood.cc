@@ -29,7 +29,8 @@ class NeighbourhoodStep : public SearchStep {
     }
     int64_t budget = t.prm.lns_round_moves;
     const std::function<bool()> go = [&] { return t.counted() ? budget-- > 0 : more(); };
-    t.ctx->count(Counter::windows, lns_.run(t.weight, t.relax.needed(), &t.rng, go, t.stop,
+    const std::function<double()> seconds = [&] { return t.ctx->elapsed(); };
+    t.ctx->count(Counter::windows, lns_.run(t.weight, t.relax.needed(), &t.rng, t.counted() ? nullptr : &seconds, go, t.stop,
                                             [&](const std::vector<int32_t>& a, double cost) {
                                               // The fall is counted per kind of move by lns_.
                                               t.best = a;

@@ -63,14 +63,6 @@ class Worker {
   // The scheduler's clock: seconds, or runs under a round budget.
   double clock() const { return t_.counted() ? double(rounds_) : t_.ctx->elapsed(); }
 
-  // The log fall from one best cost to the next: scale-free, so that a step's
-  // yield early in the run and late compare.
-  static double gain(double before, double after) {
-    if (!has_cost(after) || !(after < before)) return 0.0;
-    if (!has_cost(before)) return 1.0;  // a first answer within the limit
-    return std::log((before + 1.0) / (after + 1.0));
-  }
-
   // Picks a step, runs it, credits it. False if stopped.
   bool run_step() {
     const double now = clock();
@@ -93,7 +85,7 @@ class Worker {
     // (a shared proof tree with no subtree free): else it would be picked
     // again at once, for nothing, over and over.
     const double charged = t_.counted() ? 1.0 : step.sliced() ? std::max(took, length) : took;
-    sched_.record(k, charged, gain(before, t_.best_cost), clock());
+    sched_.record(k, charged, log_fall(before, t_.best_cost), clock());
     return ok;
   }
 

@@ -49,7 +49,7 @@ inline bool neighbourhood_reports_only_better_fitting(const SearchModel& m, cons
   double last = st.full_cost();
   std::vector<double> weight(m.n, 1.0);
   bool any = false;
-  lns.run(weight, true, &rng, [&] { return moves-- > 0; }, [] { return false; },
+  lns.run(weight, true, &rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
           [&](const std::vector<int32_t>& b, double cost) {
             SearchState t;
             t.init(m, b);

@@ -398,7 +398,7 @@ TEST(NeighbourhoodSearch, ConnectedWindowsCanGiveOneNodeTheWholeSlack) {
     Rng rng(1);
     double best = 100;
     int moves = 50;
-    lns.run({}, false, &rng, [&] { return moves-- > 0; }, [] { return false; },
+    lns.run({}, false, &rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
             [&](const std::vector<int32_t>& a, double cost) {
               SearchState t;
               t.init(m, a);
