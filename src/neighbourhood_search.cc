@@ -254,21 +254,21 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
     const bool tried = kind == 2 ? ejection(rng, stop) : window_move(kind, weight, rng, stop, &complete);
     ++moves_;
     if (!complete) break;
-    if (!tried) {
-      kinds_.record(kind, clock() - started, 0.0, clock());
-      continue;
-    }
-    if (counts) ++at(*counts, kKind[kind]).tried;
-    const double before = best_cost;
-    if (keep_if_better(best_cost)) {
-      if (counts) {
-        ++at(*counts, kKind[kind]).improved;
-        add_fall(&at(*counts, kKind[kind]), best_cost, cur_.cost);
+    double fall = 0;
+    if (tried) {
+      if (counts) ++at(*counts, kKind[kind]).tried;
+      if (keep_if_better(best_cost)) {
+        if (counts) {
+          ++at(*counts, kKind[kind]).improved;
+          add_fall(&at(*counts, kKind[kind]), best_cost, cur_.cost);
+        }
+        fall = log_fall(best_cost, cur_.cost);
+        best_cost = cur_.cost;
+        improved(cur_.s, best_cost);
       }
-      best_cost = cur_.cost;
-      improved(cur_.s, best_cost);
     }
-    kinds_.record(kind, clock() - started, log_fall(before, best_cost), clock());
+    const double ended = clock();
+    kinds_.record(kind, ended - started, fall, ended);
   }
   return moves;
 }
