@@ -207,41 +207,45 @@ void EliminationSolver::belief(int i, double* out) const {
   }
 }
 
-bool EliminationSolver::sweep(const std::function<bool()>* should_stop) {
+// Node i's messages to its live neighbours (from its belief).
+void EliminationSolver::sweep_node(int i) {
   const SearchModel& m = *m_;
+  if (!alive_[i] || deg_[i] == 0) return;
+  const int Ki = m.dom_size(i);
+  belief_.resize(Ki);
+  belief(i, belief_.data());
+  for (int e : inc_[i]) {
+    const Edge& E = edges_[e];
+    if (!E.alive) continue;
+    if (msg_off_[e] == kNoMsg) {
+      msg_off_[e] = msg_.size();
+      msg_.resize(msg_.size() + m.dom_size(E.a) + m.dom_size(E.b), 0.0);
+    }
+    const int j = E.a == i ? E.b : E.a;
+    const int Kj = m.dom_size(j);
+    double* to_i = msg_.data() + msg_off_[e] + (E.a == i ? 0 : m.dom_size(E.a));
+    double* to_j = msg_.data() + msg_off_[e] + (E.a == j ? 0 : m.dom_size(E.a));
+    // to_j(t) = min_s belief(s) - to_i(s) + M(s, t), shifted to a zero minimum
+    // and clipped at `big` so that forbidden entries stay finite.
+    reply_.assign(Kj, std::numeric_limits<double>::infinity());
+    for (int s = 0; s < Ki; ++s) {
+      const double bs = belief_[s] - to_i[s];
+      const double* r = row_of(E, i, s, &row1_);
+      for (int t = 0; t < Kj; ++t) reply_[t] = std::min(reply_[t], bs + r[t]);
+    }
+    const double lo = *std::min_element(reply_.begin(), reply_.end());
+    for (int t = 0; t < Kj; ++t) to_j[t] = std::min(reply_[t] - lo, m.big);
+    const uint64_t work = uint64_t(Ki) * Kj;
+    sweep_budget_ = sweep_budget_ > work ? sweep_budget_ - work : 0;
+  }
+}
+
+bool EliminationSolver::sweep(const std::function<bool()>* should_stop) {
   if (msg_off_.size() < edges_.size()) msg_off_.resize(edges_.size(), kNoMsg);
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t k = 0; k < live_.size(); ++k) {
       if (should_stop && (k & 1023) == 1023 && (*should_stop)()) return false;
-      const int i = live_[pass == 0 ? k : live_.size() - 1 - k];
-      if (!alive_[i] || deg_[i] == 0) continue;
-      const int Ki = m.dom_size(i);
-      belief_.resize(Ki);
-      belief(i, belief_.data());
-      for (int e : inc_[i]) {
-        const Edge& E = edges_[e];
-        if (!E.alive) continue;
-        if (msg_off_[e] == kNoMsg) {
-          msg_off_[e] = msg_.size();
-          msg_.resize(msg_.size() + m.dom_size(E.a) + m.dom_size(E.b), 0.0);
-        }
-        const int j = E.a == i ? E.b : E.a;
-        const int Kj = m.dom_size(j);
-        double* to_i = msg_.data() + msg_off_[e] + (E.a == i ? 0 : m.dom_size(E.a));
-        double* to_j = msg_.data() + msg_off_[e] + (E.a == j ? 0 : m.dom_size(E.a));
-        // to_j(t) = min_s belief(s) - to_i(s) + M(s, t), shifted to a zero minimum
-        // and clipped at `big` so that forbidden entries stay finite.
-        reply_.assign(Kj, std::numeric_limits<double>::infinity());
-        for (int s = 0; s < Ki; ++s) {
-          const double bs = belief_[s] - to_i[s];
-          const double* r = row_of(E, i, s, &row1_);
-          for (int t = 0; t < Kj; ++t) reply_[t] = std::min(reply_[t], bs + r[t]);
-        }
-        const double lo = *std::min_element(reply_.begin(), reply_.end());
-        for (int t = 0; t < Kj; ++t) to_j[t] = std::min(reply_[t] - lo, m.big);
-        const uint64_t work = uint64_t(Ki) * Kj;
-        sweep_budget_ = sweep_budget_ > work ? sweep_budget_ - work : 0;
-      }
+      sweep_node(live_[pass == 0 ? k : live_.size() - 1 - k]);
     }
   }
   return true;
@@ -331,51 +335,61 @@ void EliminationSolver::start_free(const std::vector<int32_t>& fixed, const std:
 
 // The free nodes' unaries (priced, capped) and the matrices between them;
 // edges towards fixed nodes go into the free end's unary. False if stopped.
+// Free node i's unary: its costs, the weighted usage, the cap's penalty.
+void EliminationSolver::kernel_unary(int i, const EliminationOptions& o) {
+  const SearchModel& m = *m_;
+  unary_off_[i] = pool_.append(uint64_t(m.dom_size(i)));
+  pool_entries_ += uint64_t(m.dom_size(i));
+  const double w = o.weight && !o.weight->empty() ? (*o.weight)[i] : 0.0;
+  const int32_t* d = m.domain(i);
+  const int64_t cap = o.usage_cap ? (*o.usage_cap)[i] : INT64_MAX;
+  double* u = pool_.at(unary_off_[i]);
+  for (int k = 0; k < m.dom_size(i); ++k)
+    u[k] = m.node_cost(i, d[k]) + w * double(m.usage(i, d[k])) + (m.usage(i, d[k]) > cap ? m.big : 0.0);
+}
+
+// Free node i's edges: those to fixed nodes folded into its unary, those to
+// free nodes (from their row end) viewed or summed into the pair's matrix.
+void EliminationSolver::kernel_edges(int i, const std::vector<int32_t>& fixed) {
+  const SearchModel& m = *m_;
+  const int32_t* di = m.domain(i);
+  const int Ki = m.dom_size(i);
+  for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+    const Incidence& inc = m.adj[a];
+    const int other = inc.other;
+    if (!alive_[other]) {
+      double* u = pool_.at(unary_off_[i]);
+      for (int k = 0; k < Ki; ++k) u[k] += m.pair_cost(inc, di[k], fixed[other]);
+      continue;
+    }
+    if (!inc.self_is_u) continue;  // each free-free edge once, from its row end
+    const int Ko = m.dom_size(other);
+    const double* R = m.matrix(inc.edge);  // Ki x Ko: i is the edge's u end
+    int e = find_edge(i, other);
+    if (e < 0) {
+      // The first edge between the two: read from the model until written.
+      e = add_view(i, other, R);
+      continue;
+    }
+    const Edge E = edges_[e];
+    double* out = writable(e);
+    const uint64_t len = uint64_t(Ki) * Ko;
+    if (E.a == i) {
+      for (uint64_t k = 0; k < len; ++k) out[k] += R[k];
+    } else {
+      for (int k = 0; k < Ki; ++k)
+        for (int q = 0; q < Ko; ++q) out[uint64_t(q) * Ki + k] += R[uint64_t(k) * Ko + q];
+    }
+  }
+}
+
 bool EliminationSolver::build_kernel(const std::vector<int32_t>& fixed, const EliminationOptions& o) {
   const SearchModel& m = *m_;
-  for (int i : free_) {
-    unary_off_[i] = pool_.append(uint64_t(m.dom_size(i)));
-    pool_entries_ += uint64_t(m.dom_size(i));
-    const double w = o.weight && !o.weight->empty() ? (*o.weight)[i] : 0.0;
-    const int32_t* d = m.domain(i);
-    const int64_t cap = o.usage_cap ? (*o.usage_cap)[i] : INT64_MAX;
-    double* u = pool_.at(unary_off_[i]);
-    for (int k = 0; k < m.dom_size(i); ++k)
-      u[k] = m.node_cost(i, d[k]) + w * double(m.usage(i, d[k])) + (m.usage(i, d[k]) > cap ? m.big : 0.0);
-  }
+  for (int i : free_) kernel_unary(i, o);
   // Parallel edges between free nodes are summed into one matrix.
   for (size_t f = 0; f < free_.size(); ++f) {
-    const int i = free_[f];
     if (o.should_stop && (f & 1023) == 1023 && (*o.should_stop)()) return false;
-    const int32_t* di = m.domain(i);
-    const int Ki = m.dom_size(i);
-    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
-      const Incidence& inc = m.adj[a];
-      const int other = inc.other;
-      if (!alive_[other]) {
-        double* u = pool_.at(unary_off_[i]);
-        for (int k = 0; k < Ki; ++k) u[k] += m.pair_cost(inc, di[k], fixed[other]);
-        continue;
-      }
-      if (!inc.self_is_u) continue;  // each free-free edge once, from its row end
-      const int Ko = m.dom_size(other);
-      const double* R = m.matrix(inc.edge);  // Ki x Ko: i is the edge's u end
-      int e = find_edge(i, other);
-      if (e < 0) {
-        // The first edge between the two: read from the model until written.
-        e = add_view(i, other, R);
-        continue;
-      }
-      const Edge E = edges_[e];
-      double* out = writable(e);
-      const uint64_t len = uint64_t(Ki) * Ko;
-      if (E.a == i) {
-        for (uint64_t k = 0; k < len; ++k) out[k] += R[k];
-      } else {
-        for (int k = 0; k < Ki; ++k)
-          for (int q = 0; q < Ko; ++q) out[uint64_t(q) * Ki + k] += R[uint64_t(k) * Ko + q];
-      }
-    }
+    kernel_edges(free_[f], fixed);
   }
   dirty_.clear();
   contract_budget_ = uint64_t(m.params.contract_budget * double(pool_entries_)) + (1u << 20);

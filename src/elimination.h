@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "chunked_pool.h"
-
+#include "out_of_line.h"
 #include "rng.h"
 #include "search_model.h"
 
@@ -130,16 +130,19 @@ class EliminationSolver {
   int add_view(int a, int b, const double* M);
   void start_free(const std::vector<int32_t>& fixed, const std::vector<int32_t>* free_nodes);
   bool build_kernel(const std::vector<int32_t>& fixed, const EliminationOptions& o);
-  int pop_low_degree();
-  void eliminate(int i);
+  IOPDDL_OUT_OF_LINE void kernel_unary(int i, const EliminationOptions& o);
+  IOPDDL_OUT_OF_LINE void kernel_edges(int i, const std::vector<int32_t>& fixed);
+  IOPDDL_OUT_OF_LINE int pop_low_degree();
+  IOPDDL_OUT_OF_LINE void eliminate(int i);
   int pick_stuck(double randomness, Rng* rng, bool* stuck_once);
-  bool decide(int i, const EliminationOptions& o, Rng* rng, EliminationStats* stats);
+  IOPDDL_OUT_OF_LINE bool decide(int i, const EliminationOptions& o, Rng* rng, EliminationStats* stats);
   void back_substitute(std::vector<int32_t>* x);
   void collect(int i);  // node i's live edges into live_edges_
   int other_end(int e, int i) const { return edges_[e].a == i ? edges_[e].b : edges_[e].a; }
   // Forward and backward min-sum sweeps over live_;
   // false if stopped (the solve is then incomplete).
   bool sweep(const std::function<bool()>* should_stop);
+  IOPDDL_OUT_OF_LINE void sweep_node(int i);  // i's messages to its live neighbours
   void belief(int i, double* out) const;  // unary plus incoming messages
 
   double mat(const Edge& e, int node, int s, int t) const;  // entry with `node` at s, the other at t
@@ -154,7 +157,7 @@ class EliminationSolver {
   void mark_dirty(int e);
   // Finds an edge along which one end determines the other (every strategy of
   // u allows at most one strategy of v) and folds v into u. False if none.
-  bool contract_functional(EliminationStats* stats);
+  IOPDDL_OUT_OF_LINE bool contract_functional(EliminationStats* stats);
   bool functional(int e, int from, std::vector<int32_t>* map) const;
 };
 

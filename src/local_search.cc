@@ -126,99 +126,107 @@ bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_st
   }
   while (st->peak() > m.limit) {
     if (should_stop()) return false;
-    const int t = st->usage.argmax();
-    const int64_t excess = st->peak() - m.limit;
-    // The candidate of least cost per unit of memory freed at t (of what is
-    // needed); a move that creates a forbidden pair is a last resort only.
-    // Ties go to the first in the scan (nodes alive at t in by_start_'s
-    // order, each one's strategies in domain order, then the groups).
-    const auto candidate = [&](double delta, int64_t red, int node, int group, int choice) {
-      Candidate c;
-      c.clean = delta < 0.5 * m.big;
-      c.delta = delta;
-      c.score = delta / double(std::min(red, excess));
-      c.red = red;
-      c.node = node;
-      c.group = group;
-      c.choice = choice;
-      return c;
-    };
-    const auto still_holds = [&](const KeptBest& kb) { return kb.excess_free && kb.max_red <= excess; };
-    Candidate best;
-    gather_alive(t);
-    for (int i : alive_) {
-      KeptBest& kb = node_best_[i];
-      const bool fresh_deltas = fresh(node_at_[i], i);
-      if (fresh_deltas && still_holds(kb)) {
-        if (kb.best.better_than(best)) best = kb.best;
-        continue;
-      }
-      const int64_t cu = m.usage(i, st->s[i]);
-      const int32_t* d = m.domain(i);
-      double* cache = &delta_cache_[m.dom_off[i]];
-      kb = KeptBest{};
-      for (int k = 0; k < m.dom_size(i); ++k) {
-        const int64_t red = cu - m.usage(i, d[k]);
-        if (red <= 0) continue;
-        if (!fresh_deltas) cache[k] = st->move_delta(i, d[k]);
-        const Candidate c = candidate(cache[k], red, i, -1, d[k]);
-        if (c.better_than(kb.best)) kb.best = c;
-        kb.max_red = std::max(kb.max_red, red);
-      }
-      kb.excess_free = kb.max_red <= excess;
-      node_at_[i] = moves_;
+    if (!repair_step(st, groups, log)) return false;
+  }
+  return true;
+}
+
+// One step of repair(): the best move at the peak, applied. False when no
+// move lowers the peak.
+bool LocalSearch::repair_step(SearchState* st, const TiedGroups* groups, std::vector<std::pair<int, int>>* log) {
+  const SearchModel& m = *m_;
+  const int t = st->usage.argmax();
+  const int64_t excess = st->peak() - m.limit;
+  // The candidate of least cost per unit of memory freed at t (of what is
+  // needed); a move that creates a forbidden pair is a last resort only.
+  // Ties go to the first in the scan (nodes alive at t in by_start_'s
+  // order, each one's strategies in domain order, then the groups).
+  const auto candidate = [&](double delta, int64_t red, int node, int group, int choice) {
+    Candidate c;
+    c.clean = delta < 0.5 * m.big;
+    c.delta = delta;
+    c.score = delta / double(std::min(red, excess));
+    c.red = red;
+    c.node = node;
+    c.group = group;
+    c.choice = choice;
+    return c;
+  };
+  const auto still_holds = [&](const KeptBest& kb) { return kb.excess_free && kb.max_red <= excess; };
+  Candidate best;
+  gather_alive(t);
+  for (int i : alive_) {
+    KeptBest& kb = node_best_[i];
+    const bool fresh_deltas = fresh(node_at_[i], i);
+    if (fresh_deltas && still_holds(kb)) {
       if (kb.best.better_than(best)) best = kb.best;
-    }
-    // Tied groups with a member alive at t: the whole group to a choice that
-    // lowers usage at t and raises no member's usage anywhere.
-    if (groups) {
-      const TiedGroups& G = *groups;
-      if (group_seen_.size() != size_t(G.size())) group_seen_.assign(G.size(), 0);
-      ++stamp_;
-      for (int i : alive_) {
-        const int g = G.group_of(i);
-        if (g < 0 || group_seen_[g] == stamp_) continue;
-        group_seen_[g] = stamp_;
-        KeptBest& kb = group_best_[g];
-        bool kept = group_peak_[g] == t && still_holds(kb);
-        for (int k = 0; kept && k < G.member_count(g); ++k) kept = fresh(group_at_[g], G.members(g)[k]);
-        if (!kept) {
-          group_moves_.deltas(*st, g, &delta_, &raises_);
-          if (group_moves_.counts) ++group_moves_.counts->tried;
-          kb = KeptBest{};
-          for (int c = 0; c < G.choices(g); ++c) {
-            if (raises_[c] || !std::isfinite(delta_[c])) continue;
-            int64_t red = 0;
-            for (int k = 0; k < G.member_count(g); ++k) {
-              const int x = G.members(g)[k];
-              if (m.has_interval(x) && m.p->seg_lo[x] <= t && t < m.p->seg_hi[x])
-                red += m.usage(x, st->s[x]) - m.usage(x, G.strategy(g, k, c));
-            }
-            if (red <= 0) continue;
-            const Candidate cand = candidate(delta_[c], red, -1, g, c);
-            if (cand.better_than(kb.best)) kb.best = cand;
-            kb.max_red = std::max(kb.max_red, red);
-          }
-          kb.excess_free = kb.max_red <= excess;
-          group_at_[g] = moves_;
-          group_peak_[g] = t;
-        }
-        if (kb.best.better_than(best)) best = kb.best;
-      }
-    }
-    if (best.group >= 0) {
-      group_log_.clear();
-      group_moves_.apply(st, best.group, best.choice, best.delta, &group_log_);
-      for (const auto& mv : group_log_) moved(mv.first);
-      if (log) log->insert(log->end(), group_log_.begin(), group_log_.end());
-      if (group_moves_.counts) ++group_moves_.counts->improved;
       continue;
     }
-    if (best.node < 0) return false;
-    if (log) log->push_back({best.node, st->s[best.node]});
-    st->apply(best.node, best.choice, best.delta);
-    moved(best.node);
+    const int64_t cu = m.usage(i, st->s[i]);
+    const int32_t* d = m.domain(i);
+    double* cache = &delta_cache_[m.dom_off[i]];
+    kb = KeptBest{};
+    for (int k = 0; k < m.dom_size(i); ++k) {
+      const int64_t red = cu - m.usage(i, d[k]);
+      if (red <= 0) continue;
+      if (!fresh_deltas) cache[k] = st->move_delta(i, d[k]);
+      const Candidate c = candidate(cache[k], red, i, -1, d[k]);
+      if (c.better_than(kb.best)) kb.best = c;
+      kb.max_red = std::max(kb.max_red, red);
+    }
+    kb.excess_free = kb.max_red <= excess;
+    node_at_[i] = moves_;
+    if (kb.best.better_than(best)) best = kb.best;
   }
+  // Tied groups with a member alive at t: the whole group to a choice that
+  // lowers usage at t and raises no member's usage anywhere.
+  if (groups) {
+    const TiedGroups& G = *groups;
+    if (group_seen_.size() != size_t(G.size())) group_seen_.assign(G.size(), 0);
+    ++stamp_;
+    for (int i : alive_) {
+      const int g = G.group_of(i);
+      if (g < 0 || group_seen_[g] == stamp_) continue;
+      group_seen_[g] = stamp_;
+      KeptBest& kb = group_best_[g];
+      bool kept = group_peak_[g] == t && still_holds(kb);
+      for (int k = 0; kept && k < G.member_count(g); ++k) kept = fresh(group_at_[g], G.members(g)[k]);
+      if (!kept) {
+        group_moves_.deltas(*st, g, &delta_, &raises_);
+        if (group_moves_.counts) ++group_moves_.counts->tried;
+        kb = KeptBest{};
+        for (int c = 0; c < G.choices(g); ++c) {
+          if (raises_[c] || !std::isfinite(delta_[c])) continue;
+          int64_t red = 0;
+          for (int k = 0; k < G.member_count(g); ++k) {
+            const int x = G.members(g)[k];
+            if (m.has_interval(x) && m.p->seg_lo[x] <= t && t < m.p->seg_hi[x])
+              red += m.usage(x, st->s[x]) - m.usage(x, G.strategy(g, k, c));
+          }
+          if (red <= 0) continue;
+          const Candidate cand = candidate(delta_[c], red, -1, g, c);
+          if (cand.better_than(kb.best)) kb.best = cand;
+          kb.max_red = std::max(kb.max_red, red);
+        }
+        kb.excess_free = kb.max_red <= excess;
+        group_at_[g] = moves_;
+        group_peak_[g] = t;
+      }
+      if (kb.best.better_than(best)) best = kb.best;
+    }
+  }
+  if (best.group >= 0) {
+    group_log_.clear();
+    group_moves_.apply(st, best.group, best.choice, best.delta, &group_log_);
+    for (const auto& mv : group_log_) moved(mv.first);
+    if (log) log->insert(log->end(), group_log_.begin(), group_log_.end());
+    if (group_moves_.counts) ++group_moves_.counts->improved;
+    return true;
+  }
+  if (best.node < 0) return false;
+  if (log) log->push_back({best.node, st->s[best.node]});
+  st->apply(best.node, best.choice, best.delta);
+  moved(best.node);
   return true;
 }
 

@@ -9,6 +9,7 @@
 
 #include "rng.h"
 #include "group_moves.h"
+#include "out_of_line.h"
 #include "search_state.h"
 
 namespace iopddl {
@@ -91,6 +92,8 @@ class LocalSearch {
   // since neither i nor a neighbour moved.
   bool fresh(uint64_t at, int i) const { return at >= repair_start_ && changed_at_[i] <= at; }
   void gather_alive(int t);
+  IOPDDL_OUT_OF_LINE bool repair_step(SearchState* st, const TiedGroups* groups,
+                                      std::vector<std::pair<int, int>>* log);
   void moved(int i);  // node i's strategy changed: its deltas and its neighbours' are stale
 };
 

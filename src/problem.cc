@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "out_of_line.h"
+
 namespace iopddl {
 
 namespace {
@@ -125,6 +127,11 @@ class Digest {
   uint64_t h_ = 0x6A09E667F3BCC909ULL;
 };
 
+// Edge e's matrix entries into the digest.
+IOPDDL_OUT_OF_LINE void digest_edge(const Problem& p, int e, Digest* d) {
+  p.for_each_entry(e, [d](int64_t c) { d->word(uint64_t(c)); });
+}
+
 }  // namespace
 
 std::vector<int64_t> edge_cost_array(const Problem& p) {
@@ -158,7 +165,7 @@ std::string problem_digest(const Problem& p) {
   d.array(p.edge_cost_offset);
   // The matrices in edge order, as one array (wherever they are kept).
   d.word(p.edge_entries());
-  for (int e = 0; e < p.num_edges(); ++e) p.for_each_entry(e, [&d](int64_t c) { d.word(uint64_t(c)); });
+  for (int e = 0; e < p.num_edges(); ++e) digest_edge(p, e, &d);
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)d.value());
   return buf;

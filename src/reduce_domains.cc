@@ -3,11 +3,11 @@
 #include <algorithm>
 
 #include "int128.h"
+#include "out_of_line.h"
 #include "usage_tree.h"
 
 namespace iopddl {
 namespace {
-
 
 // Rebuilds dom/dom_off keeping strategies with keep[offset + s].
 void compact(SearchModel* m, const std::vector<char>& keep) {
@@ -24,6 +24,33 @@ void compact(SearchModel* m, const std::vector<char>& keep) {
   }
   m->dom.swap(dom);
   m->dom_off.swap(off);
+}
+
+// Arc consistency at node i: removes each strategy of i that some neighbour
+// can meet only with forbidden pairs; true if any went (counted in *removed).
+IOPDDL_OUT_OF_LINE bool revise_arcs(const SearchModel& m, int i, std::vector<char>* keep_, std::vector<int>* live,
+                                    int64_t* removed) {
+  const Problem& p = *m.p;
+  std::vector<char>& keep = *keep_;
+  bool changed = false;
+  for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+    const Incidence& inc = m.adj[a];
+    const int o = inc.other;
+    for (int s = 0; s < p.num_strategies(i); ++s) {
+      if (!keep[p.strategy_offset[i] + s]) continue;
+      bool supported = false;
+      for (int t = 0; t < p.num_strategies(o) && !supported; ++t)
+        supported = keep[p.strategy_offset[o] + t] && m.pair_raw(inc, s, t) < kForbiddenThreshold;
+      if (!supported) {
+        keep[p.strategy_offset[i] + s] = 0;
+        (*live)[i]--;
+        (*removed)++;
+        changed = true;
+      }
+    }
+    if ((*live)[i] == 0) break;
+  }
+  return changed;
 }
 
 }  // namespace
@@ -62,22 +89,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
       if (should_stop && (head & 255) == 0 && (*should_stop)()) break;
       int i = queue[head++];
       queued[i] = 0;
-      bool changed = false;
-      for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a) {
-        const Incidence& inc = m->adj[a];
-        int o = inc.other;
-        for (int s = 0; s < p.num_strategies(i); ++s) {
-          if (!keep[p.strategy_offset[i] + s]) continue;
-          bool supported = false;
-          for (int t = 0; t < p.num_strategies(o) && !supported; ++t)
-            supported = keep[p.strategy_offset[o] + t] && m->pair_raw(inc, s, t) < kForbiddenThreshold;
-          if (!supported) {
-            remove(i, s, &st.removed_arc);
-            changed = true;
-          }
-        }
-        if (live[i] == 0) break;
-      }
+      const bool changed = revise_arcs(*m, i, &keep, &live, &st.removed_arc);
       if (live[i] == 0) { st.wiped_out = true; break; }
       if (changed) {
         changed_any = true;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "out_of_line.h"
 #include "search_form.h"
 
 namespace iopddl {
@@ -76,6 +77,23 @@ void SearchModel::build_order() {
                    [&](int a, int b) { return lo[a] != lo[b] ? lo[a] < lo[b] : hi[a] < hi[b]; });
 }
 
+namespace {
+
+// Edge e's matrix over its ends' live domains, as the search's doubles, into out.
+IOPDDL_OUT_OF_LINE void copy_live_matrix(const SearchModel& m, int e, double* out) {
+  const Problem& P = *m.p;
+  const int u = P.edge_u[e], v = P.edge_v[e];
+  const int Ku = m.dom_size(u), Kv = m.dom_size(v);
+  const int32_t *du = m.domain(u), *dv = m.domain(v);
+  const uint64_t stride = uint64_t(P.num_strategies(v));
+  for (int j = 0; j < Ku; ++j) {
+    const uint64_t row = uint64_t(du[j]) * stride;
+    for (int k = 0; k < Kv; ++k) out[uint64_t(j) * Kv + k] = m.value(P.edge_entry_at(e, row + dv[k]));
+  }
+}
+
+}  // namespace
+
 void SearchModel::build_matrices() {
   const Problem& P = *p;
   // An edge whose ends kept every strategy is read where the problem keeps it
@@ -103,15 +121,8 @@ void SearchModel::build_matrices() {
       mat_at[e] = P.edge_doubles(e);
       continue;
     }
-    const int Ku = dom_size(u), Kv = dom_size(v);
-    const int32_t *du = domain(u), *dv = domain(v);
-    const uint64_t stride = uint64_t(P.num_strategies(v));
-    double* out = mat.data() + off[e];
-    mat_at[e] = out;
-    for (int j = 0; j < Ku; ++j) {
-      const uint64_t row = uint64_t(du[j]) * stride;
-      for (int k = 0; k < Kv; ++k) out[uint64_t(j) * Kv + k] = value(P.edge_entry_at(e, row + dv[k]));
-    }
+    mat_at[e] = mat.data() + off[e];
+    copy_live_matrix(*this, e, mat.data() + off[e]);
   }
 }
 
