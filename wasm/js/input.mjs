@@ -78,6 +78,23 @@ export async function peeked(pieces) {
 // `owned`: the bytes are ours (encoded here), so pieces may be moved to a Worker.
 const inMemory = (bytes, owned) => ({ pieces: slices(bytes), total: bytes.length, owned });
 
+// A web ReadableStream's chunks as pieces (a long chunk cut at PIECE). A
+// stream of our own (`own`) is cancelled when the reader stops early.
+async function* streamPieces(stream, own) {
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    while (!done) {
+      const next = await reader.read();
+      done = next.done;
+      if (!done) yield* slices(asBytes(next.value));
+    }
+  } finally {
+    if (own && !done) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
+
 // Any accepted input as pieces of bytes, read as they are needed: bytes the
 // caller gave are sliced, not copied; a Blob or a stream is read a piece at a
 // time, so it is never held whole. `total`: the input's size when known;
@@ -87,32 +104,13 @@ export function inputPieces(input) {
   if (ArrayBuffer.isView(input) || isBuffer(input)) return inMemory(asBytes(input), false);
   if (typeof input === 'string') return inMemory(new TextEncoder().encode(input), true);
   if (typeof Blob !== 'undefined' && input instanceof Blob) {
-    return {
-      pieces: (async function* () {
-        for (let at = 0; at < input.size; at += PIECE) {
-          yield new Uint8Array(await input.slice(at, Math.min(input.size, at + PIECE)).arrayBuffer());
-        }
-      })(),
-      total: input.size,
-      owned: true,
-    };
+    // Through the Blob's stream, which a browser fills from its own process
+    // while the module parses what came before; a slice at a time, each
+    // awaited, left the reading and the parse to take turns.
+    return { pieces: streamPieces(input.stream(), true), total: input.size, owned: true };
   }
   if (typeof input.getReader === 'function') {  // a web ReadableStream
-    return {
-      pieces: (async function* () {
-        const reader = input.getReader();
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) return;
-            yield* slices(asBytes(value));
-          }
-        } finally {
-          reader.releaseLock();
-        }
-      })(),
-      owned: true,
-    };
+    return { pieces: streamPieces(input, false), owned: true };
   }
   if (typeof input[Symbol.asyncIterator] === 'function') {  // a Node stream, an async generator
     return {
