@@ -68,8 +68,10 @@ struct SearchModel {
   double node_cost(int i, int s) const { return unary[p->strategy_offset[i] + s]; }
   int64_t usage(int i, int s) const { return p->usage(i, s); }
   // Cost of the incidence's edge with this node at `self` and the other at
-  // `other` (original strategy indices).
-  double pair_cost(const Incidence& a, int self, int other) const {
+  // `other` (original strategy indices). Always inlined: callers loop over one
+  // incidence, and inlined its loads hoist out of their loops; GCC inlines it
+  // by itself, Clang (the WebAssembly build) left it a call.
+  __attribute__((always_inline)) double pair_cost(const Incidence& a, int self, int other) const {
     const Problem& q = *p;
     const uint64_t k = a.self_is_u ? uint64_t(self) * q.num_strategies(a.other) + other
                                    : uint64_t(other) * q.num_strategies(q.edge_v[a.edge]) + self;

@@ -10,12 +10,16 @@
 //
 //   node wasm/bench-mechanisms.mjs [--benchmarks DIR] [--only A C M S] [--threads 1,2]
 //                                  [--seconds 20] [--seed 1] [--native build/iopddl] [--dist dist]
-//                                  [--rounds R]
+//                                  [--rounds R] [--set NAME=VALUE ...]
 //
 // --rounds R: one thread and a budget of R rounds on both sides, which then do
 // exactly the same work (the package gives the CLI's answer): the ratio per
 // mechanism is the CLI's seconds in it over the package's, and the line
 // 'all' the solves' times. The counts are checked to be equal.
+//
+// --set NAME=VALUE (repeatable): a search parameter on both sides (the CLI's
+// --set, the package's params), e.g. proof_max_strategies=0 to leave the proof
+// search out of a same-work run where it would take nearly all the time.
 //
 // DIR holds best_known.tsv and the instances (default ../shared/benchmarks).
 import { spawnSync } from 'node:child_process';
@@ -28,6 +32,12 @@ const seed = opt('--seed', '1');
 const native = nativeCli();
 const dist = resolve(root, opt('--dist', 'dist'));
 const rounds = Number(opt('--rounds', '0'));
+const sets = process.argv.flatMap((a, i) => (a === '--set' && i + 1 < process.argv.length ? [process.argv[i + 1]] : []));
+const params = Object.fromEntries(sets.map((kv) => {
+  const at = kv.indexOf('=');
+  if (at <= 0 || !Number.isFinite(Number(kv.slice(at + 1)))) throw new Error(`--set ${kv}: expected NAME=NUMBER`);
+  return [kv.slice(0, at), Number(kv.slice(at + 1))];
+}));
 
 const { createSolver } = await import(join(dist, 'node.mjs'));
 
@@ -37,7 +47,8 @@ const rows = instances(only(['A', 'C', 'M', 'S']));
 // and one "# name tried improved seconds share fall/s what" line per mechanism.
 function runNative(file, threads) {
   const budget = rounds > 0 ? ['--rounds', String(rounds)] : [];
-  const p = spawnSync(native, ['--threads', String(threads), '--seed', seed, '--stats', ...budget, file,
+  const p = spawnSync(native, ['--threads', String(threads), '--seed', seed, '--stats', ...budget,
+    ...sets.flatMap((kv) => ['--set', kv]), file,
     String(rounds > 0 ? 100000 : seconds)],
     { encoding: 'utf8', maxBuffer: 1 << 28 });
   const text = p.stdout + p.stderr;
@@ -60,7 +71,7 @@ async function runPackage(file, threads, solveMs) {
   try {
     const p = await solver.loadFile(file);
     const r = await p.solve({ threads, seed: BigInt(seed), timeLimitMs: rounds > 0 ? 1e8 : solveMs,
-      ...(rounds > 0 ? { maxRounds: rounds } : {}) });
+      ...(rounds > 0 ? { maxRounds: rounds } : {}), ...(sets.length ? { params } : {}) });
     p.dispose();
     const s = r.stats;
     return {
