@@ -4,7 +4,12 @@
 // With --no-isolation the page is served without COOP/COEP (and without its
 // service worker), so it runs the single-threaded fallback; otherwise on threads.
 //
-//   node web/bench.mjs FILE SECONDS [--no-isolation] [--threads N]
+//   node web/bench.mjs FILE SECONDS [--no-isolation] [--threads N] [--perf-prof]
+//
+// --perf-prof: V8 writes a jit-PID.dump per browser process into the working
+// folder, so that `perf record -k mono -a -- node web/bench.mjs ...` then `perf
+// inject --jit` names the page's JavaScript and WebAssembly functions (a module
+// from `node wasm/build.mjs --profiling` copied into dist/ keeps their C++ names).
 //
 // Prints the cost, the engine line, the load, first-feasible and solve times, and (Linux) the
 // browser's peak memory: the largest sum of its processes' proportional set
@@ -16,11 +21,12 @@ import { browserSkip, chromium, playwright } from '../tests/browser-env.mjs';
 
 const args = process.argv.slice(2);
 const isolation = !args.includes('--no-isolation');
+const perfProf = args.includes('--perf-prof');
 const threadsAt = args.indexOf('--threads');
 const threads = threadsAt >= 0 ? args[threadsAt + 1] : null;
 const pos = args.filter((a, i) => !a.startsWith('--') && !(threadsAt >= 0 && i === threadsAt + 1));
 if (pos.length !== 2) {
-  console.error('usage: node web/bench.mjs FILE SECONDS [--no-isolation] [--threads N]');
+  console.error('usage: node web/bench.mjs FILE SECONDS [--no-isolation] [--threads N] [--perf-prof]');
   process.exit(2);
 }
 if (browserSkip) {
@@ -32,7 +38,8 @@ const [file, seconds] = [resolve(pos[0]), Number(pos[1])];
 const server = await startServer({ port: 0, isolation });
 const browser = await playwright.chromium.launch({
   executablePath: chromium,
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
+    ...(perfProf ? ['--js-flags=--perf-prof', '--no-zygote'] : [])],
 });
 // The browser's processes (Chromium's, under this one) and their resident memory.
 function treeRssBytes(rootPid) {

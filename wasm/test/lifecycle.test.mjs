@@ -102,6 +102,43 @@ describe('cancellation latency (threads back end, a 49 MB input)', () => {
     await assert.rejects(solver.load(big, { signal: 'no' }), TypeError);
   });
 
+  test('a Blob is read through its stream, which an aborted load cancels', async () => {
+    // A Blob whose stream says when it is read and when it is cancelled.
+    let pulls = 0;
+    let cancelled = false;
+    class WatchedBlob extends Blob {
+      stream() {
+        const reader = super.stream().getReader();
+        return new ReadableStream({
+          async pull(c) {
+            ++pulls;
+            const { done, value } = await reader.read();
+            if (done) c.close();
+            else c.enqueue(value);
+          },
+          cancel(reason) {
+            cancelled = true;
+            return reader.cancel(reason);
+          },
+        });
+      }
+    }
+    // In 1 MB parts, so that its stream comes in many chunks (one part, one chunk).
+    const parts = [];
+    for (let at = 0; at < big.length; at += MB) parts.push(big.subarray(at, at + MB));
+    const controller = new AbortController();
+    await assert.rejects(solver.load(new WatchedBlob(parts), {
+      signal: controller.signal,
+      onProgress: (p) => { if (p.bytesRead > 4 * MB) controller.abort(); },
+    }), (e) => e.code === 'ERR_ABORTED');
+    assert.ok(pulls > 4 && pulls < parts.length, `${pulls} chunks of ${parts.length} read`);
+    assert.equal(cancelled, true, 'the aborted load left the stream open');
+    // Read to its end, it loads the same problem as the bytes.
+    const whole = await solver.load(new WatchedBlob(parts));
+    assert.equal(whole.summary.digest, problem.summary.digest);
+    whole.dispose();
+  });
+
   test('loading: the promise rejects within 100 ms of the abort; the discarded problem is freed', async (t) => {
     // The module's size with one more whole load of the input on top of the
     // problem already loaded: what an aborted load may take while it parses.
