@@ -6,8 +6,16 @@
 // their C++ names; compare with `perf record` on the CLI doing the same work
 // (`--threads 1 --seed 1 --rounds R` gives both sides the same work).
 //
+// --perf: Linux perf instead of V8's profiler (`perf record -k mono` over `node
+// --perf-prof`, then `perf inject --jit`): each function's self time with the
+// tier its code was in, Liftoff (V8's baseline compiler) or TurboFan. V8
+// switches a function to TurboFan only at a later call, so a loop that runs
+// long in one call stays in Liftoff; this is how such loops are found (see
+// src/out_of_line.h). The injected data stays in DIR with --keep, for `perf
+// annotate -i DIR/perf.jit.data`.
+//
 //   node wasm/profile.mjs FILE [--dist build-wasm-profiling/dist] [--threads 1]
-//                         [--seed 1] [--rounds 30 | --seconds S] [--top 25] [--keep DIR]
+//                         [--seed 1] [--rounds 30 | --seconds S] [--top 25] [--keep DIR] [--perf]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +25,7 @@ import { opt, root } from './bench-args.mjs';
 
 const file = process.argv[2];
 if (!file || file.startsWith('--')) {
-  console.error('usage: node wasm/profile.mjs FILE [--dist DIR] [--threads N] [--seed S] [--rounds R | --seconds S] [--top N] [--keep DIR]');
+  console.error('usage: node wasm/profile.mjs FILE [--dist DIR] [--threads N] [--seed S] [--rounds R | --seconds S] [--top N] [--keep DIR] [--perf]');
   process.exit(2);
 }
 const dist = resolve(root, opt('--dist', 'build-wasm-profiling/dist'));
@@ -42,6 +50,10 @@ if (process.env.IOPDDL_PROFILE_CHILD) {
 }
 
 const dir = opt('--keep', null) ? resolve(opt('--keep')) : mkdtempSync(join(tmpdir(), 'iopddl-profile-'));
+if (process.argv.includes('--perf')) {
+  perfProfile();
+  process.exit(0);
+}
 const child = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`,
   fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
   stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, IOPDDL_PROFILE_CHILD: '1' },
@@ -77,3 +89,43 @@ for (const { f, ms, busy } of profiles) {
     console.log(`  ${(100 * v / busy).toFixed(1).padStart(5)} %  ${v.toFixed(0).padStart(8)} ms  ${fn.length > 110 ? `${fn.slice(0, 107)}...` : fn}`);
 }
 if (!opt('--keep', null)) rmSync(dir, { recursive: true, force: true });
+
+// Under Linux perf: samples of every thread, the JIT's code named from the
+// jit-PID.dump V8 writes into the working folder (here DIR).
+function perfProfile() {
+  const data = join(dir, 'perf.data');
+  const rec = spawnSync('perf', ['record', '-k', 'mono', '-o', data, '--', process.execPath, '--perf-prof',
+    fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    cwd: dir, stdio: ['ignore', 'inherit', 'pipe'], env: { ...process.env, IOPDDL_PROFILE_CHILD: '1' },
+  });
+  if (rec.error || rec.status !== 0) {
+    console.error(`perf record failed (is perf installed, and perf_event_paranoid low enough?): ${rec.error ? rec.error.message : rec.stderr}`);
+    process.exit(1);
+  }
+  const jit = join(dir, 'perf.jit.data');
+  const inj = spawnSync('perf', ['inject', '--jit', '-i', data, '-o', jit], { cwd: dir, encoding: 'utf8' });
+  if (inj.status !== 0) {
+    console.error(`perf inject --jit failed: ${inj.stderr}`);
+    process.exit(1);
+  }
+  const rep = spawnSync('perf', ['report', '-i', jit, '--no-children', '--sort', 'sym', '--stdio'],
+    { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  // "  12.34%  [.] JS:iopddl::MessagePassing::pass(bool, ...)-308-turbofan"
+  const rows = [];
+  let liftoff = 0;
+  for (const line of rep.stdout.split('\n')) {
+    const m = /^\s+([\d.]+)%\s+\[.\]\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const pct = Number(m[1]);
+    const tier = /-(liftoff|turbofan)$/.exec(m[2]);
+    let name = m[2].replace(/^JS:/, '').replace(/-\d+-(liftoff|turbofan)$/, '');
+    name = name.replace(/\(.*\)( const)?$/, '');
+    if (tier && tier[1] === 'liftoff') liftoff += pct;
+    rows.push({ pct, name, tier: tier ? tier[1] : '' });
+  }
+  console.log(`\nall threads, by self time (perf); Liftoff code in all: ${liftoff.toFixed(1)} %`);
+  for (const r of rows.slice(0, top)) {
+    console.log(`  ${r.pct.toFixed(2).padStart(6)} %  ${r.tier.padEnd(8)}  ${r.name.length > 100 ? `${r.name.slice(0, 97)}...` : r.name}`);
+  }
+  if (!opt('--keep', null)) rmSync(dir, { recursive: true, force: true });
+}
