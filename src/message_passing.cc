@@ -100,6 +100,11 @@ void MessagePassing::init(const SearchModel& m, bool breadth_first) {
       usage_[m.dom_off[i] + k] = m.has_interval(i) ? double(m.usage(i, m.domain(i)[k])) : 0.0;
     }
   unary_ = base_unary_;
+  int widest = 1;
+  for (int i = 0; i < m.n; ++i) widest = std::max(widest, m.dom_size(i));
+  h_.assign(widest, 0.0);
+  out_.assign(widest, 0.0);
+  hk_.assign(widest, 0.0);
 }
 
 void MessagePassing::set_weights(const std::vector<double>& w) {
@@ -119,22 +124,27 @@ bool MessagePassing::iterate(std::vector<int32_t>* primal, const std::function<b
 
 bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std::function<bool()>* should_stop) {
   const SearchModel& m = *m_;
-  const Problem& P = *m.p;
   std::vector<int32_t> pick;  // domain position of the rounded strategy, per node
   if (primal) { primal->resize(m.n); pick.assign(m.n, -1); }
+  // Scratch of the largest domain's size (init): no vector bookkeeping per
+  // node or edge, where domains of 2-16 strategies make it a large share.
+  double* const h = h_.data();
+  double* const out = out_.data();
+  double* const hk = hk_.data();
   for (int step = 0; step < m.n; ++step) {
     if (should_stop && (step & 1023) == 1023 && (*should_stop)()) return false;
     const int i = forward ? order_[step] : order_[m.n - 1 - step];
     const int Ki = m.dom_size(i);
-    h_.assign(unary_.begin() + m.dom_off[i], unary_.begin() + m.dom_off[i + 1]);
+    const double* u = unary_.data() + m.dom_off[i];
+    for (int k = 0; k < Ki; ++k) h[k] = u[k];
     for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
       const double* ma = msg_.data() + msg_off_[a];
-      for (int k = 0; k < Ki; ++k) h_[k] += ma[k];
+      for (int k = 0; k < Ki; ++k) h[k] += ma[k];
     }
     if (primal) {
       // Round: edges to already rounded nodes count exactly, the others through messages.
-      std::vector<double>& r = out_;
-      r = h_;
+      double* r = out;
+      for (int k = 0; k < Ki; ++k) r[k] = h[k];
       for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
         const Incidence& inc = m.adj[a];
         const int o = inc.other;
@@ -160,26 +170,26 @@ bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std:
       double* mo = msg_.data() + msg_off_[rev_[a]];
       const int Ko = m.dom_size(o);
       const double* M = m_->matrix(inc.edge);
-      out_.assign(Ko, std::numeric_limits<double>::infinity());
-      hk_.resize(Ki);
-      for (int k = 0; k < Ki; ++k) hk_[k] = g * h_[k] - ma[k];
+      for (int k = 0; k < Ki; ++k) hk[k] = g * h[k] - ma[k];
       if (inc.self_is_u) {
-        for (int k = 0; k < Ki; ++k) {
-          const double hk = hk_[k];
+        // Row by row as the matrix is stored, from the first row (the
+        // minimum of one value is that value).
+        for (int t = 0; t < Ko; ++t) out[t] = hk[0] + M[t];
+        for (int k = 1; k < Ki; ++k) {
+          const double hkk = hk[k];
           const double* row = M + uint64_t(k) * Ko;
-          for (int t = 0; t < Ko; ++t) out_[t] = std::min(out_[t], hk + row[t]);
+          for (int t = 0; t < Ko; ++t) out[t] = std::min(out[t], hkk + row[t]);
         }
       } else {
-        const double* hk = hk_.data();
         for (int t = 0; t < Ko; ++t) {
           const double* row = M + uint64_t(t) * Ki;
-          out_[t] = least_of(Ki, [&](int k) { return hk[k] + row[k]; });
+          out[t] = least_of(Ki, [&](int k) { return hk[k] + row[k]; });
         }
       }
-      double mn = *std::min_element(out_.begin(), out_.end());
-      for (int t = 0; t < Ko; ++t) mo[t] = out_[t] - mn;
+      double mn = out[0];
+      for (int t = 1; t < Ko; ++t) mn = std::min(mn, out[t]);
+      for (int t = 0; t < Ko; ++t) mo[t] = out[t] - mn;
     }
-    (void)P;
   }
   return true;
 }
