@@ -194,13 +194,15 @@ bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std:
   return true;
 }
 
-double MessagePassing::node_term(int i, std::vector<double>* h) const {
+double MessagePassing::node_term(int i, double* h) const {
   const SearchModel& m = *m_;
   const int Ki = m.dom_size(i);
-  h->assign(unary_.begin() + m.dom_off[i], unary_.begin() + m.dom_off[i + 1]);
+  const double* u = unary_.data() + m.dom_off[i];
+  for (int k = 0; k < Ki; ++k) h[k] = u[k];
   int after = 0;
   for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
-    for (int k = 0; k < Ki; ++k) (*h)[k] += msg_[msg_off_[a] + k];
+    const double* ma = msg_.data() + msg_off_[a];
+    for (int k = 0; k < Ki; ++k) h[k] += ma[k];
     after += pos_[m.adj[a].other] > pos_[i];
   }
   return 1.0 - gamma_[i] * after;
@@ -212,10 +214,13 @@ double MessagePassing::lower_bound(double* abs_sum) const {
   // keeps the rest; every edge term is then minimised over both ends.
   const SearchModel& m = *m_;
   double lb = 0, mag = 0;
-  std::vector<double> h, base;
+  // Scratch of the widest domain's size, as pass() keeps.
+  std::vector<double> h_store(h_.size()), base_store(h_.size());
+  double* const h = h_store.data();
+  double* const base = base_store.data();
   for (int i = 0; i < m.n; ++i) {
     const int Ki = m.dom_size(i);
-    const double keep = node_term(i, &h);
+    const double keep = node_term(i, h);
     double best = std::numeric_limits<double>::infinity();
     for (int k = 0; k < Ki; ++k) best = std::min(best, keep * h[k]);
     lb += best;
@@ -231,7 +236,6 @@ double MessagePassing::lower_bound(double* abs_sum) const {
       // min over (k, t) of (base[k] + M(k, t)) - mo[t], row by row of the
       // matrix as it is stored.
       double best_e = std::numeric_limits<double>::infinity();
-      base.resize(Ki);
       for (int k = 0; k < Ki; ++k) base[k] = gamma_[i] * h[k] - mi[k];
       if (inc.self_is_u) {
         for (int k = 0; k < Ki; ++k) {
@@ -240,7 +244,7 @@ double MessagePassing::lower_bound(double* abs_sum) const {
           best_e = std::min(best_e, least_of(Ko, [&](int t) { return b + row[t] - mo[t]; }));
         }
       } else {
-        const double* b = base.data();
+        const double* b = base;
         for (int t = 0; t < Ko; ++t) {
           const double* row = M + uint64_t(t) * Ki;
           const double sub = mo[t];
@@ -259,13 +263,13 @@ void MessagePassing::pieces(std::vector<double>* node, std::vector<double>* side
   const SearchModel& m = *m_;
   node->assign(m.dom.size(), 0.0);
   side->assign(msg_.size(), 0.0);
-  std::vector<double> h;
+  std::vector<double> h(h_.size());
   for (int i = 0; i < m.n; ++i) {
     const int Ki = m.dom_size(i);
     // As lower_bound() splits them: i keeps `keep` of its term and hands
     // gamma_i of it to each edge towards a later node; an edge's earlier end
     // takes that share minus the message it got, its later end minus its own.
-    const double keep = node_term(i, &h);
+    const double keep = node_term(i, h.data());
     for (int k = 0; k < Ki; ++k) (*node)[m.dom_off[i] + k] = keep * h[k];
     for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
       const bool earlier = pos_[m.adj[a].other] > pos_[i];

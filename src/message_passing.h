@@ -54,9 +54,9 @@ class MessagePassing {
   std::vector<double> usage_;
   std::vector<double> h_, out_, hk_;
 
-  // Node i's term with its incoming messages (into *h), and the share of it
+  // Node i's term with its incoming messages (into h), and the share of it
   // the node keeps: gamma_i of it goes to each edge towards a later node.
-  double node_term(int i, std::vector<double>* h) const;
+  double node_term(int i, double* h) const;  // h: room for the widest domain
   bool pass(bool forward, std::vector<int32_t>* primal, const std::function<bool()>* should_stop);
 };
 
