@@ -26,29 +26,39 @@ void compact(SearchModel* m, const std::vector<char>& keep) {
   m->dom_off.swap(off);
 }
 
+// The strategies still live: a flag per strategy (the problem's indexing) and
+// a count per node.
+struct LiveStrategies {
+  const Problem& p;
+  std::vector<char> keep;
+  std::vector<int> count;
+  bool has(int i, int s) const { return keep[p.strategy_offset[i] + s]; }
+  void remove(int i, int s, int64_t* counter) {
+    keep[p.strategy_offset[i] + s] = 0;
+    count[i]--;
+    (*counter)++;
+  }
+};
+
 // Arc consistency at node i: removes each strategy of i that some neighbour
 // can meet only with forbidden pairs; true if any went (counted in *removed).
-IOPDDL_OUT_OF_LINE bool revise_arcs(const SearchModel& m, int i, std::vector<char>* keep_, std::vector<int>* live,
-                                    int64_t* removed) {
+IOPDDL_OUT_OF_LINE bool revise_arcs(const SearchModel& m, int i, LiveStrategies* live, int64_t* removed) {
   const Problem& p = *m.p;
-  std::vector<char>& keep = *keep_;
   bool changed = false;
   for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
     const Incidence& inc = m.adj[a];
     const int o = inc.other;
     for (int s = 0; s < p.num_strategies(i); ++s) {
-      if (!keep[p.strategy_offset[i] + s]) continue;
+      if (!live->has(i, s)) continue;
       bool supported = false;
       for (int t = 0; t < p.num_strategies(o) && !supported; ++t)
-        supported = keep[p.strategy_offset[o] + t] && m.pair_raw(inc, s, t) < kForbiddenThreshold;
+        supported = live->has(o, t) && m.pair_raw(inc, s, t) < kForbiddenThreshold;
       if (!supported) {
-        keep[p.strategy_offset[i] + s] = 0;
-        (*live)[i]--;
-        (*removed)++;
+        live->remove(i, s, removed);
         changed = true;
       }
     }
-    if ((*live)[i] == 0) break;
+    if (live->count[i] == 0) break;
   }
   return changed;
 }
@@ -59,23 +69,17 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
   ReduceStats st;
   const Problem& p = *m->p;
   const int n = m->n;
-  std::vector<char> keep(p.total_strategies(), 0);
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < m->dom_size(i); ++k) keep[p.strategy_offset[i] + m->domain(i)[k]] = 1;
-  std::vector<int> live(n);
-  for (int i = 0; i < n; ++i) live[i] = m->dom_size(i);
-
-  auto remove = [&](int i, int s, int64_t* counter) {
-    keep[p.strategy_offset[i] + s] = 0;
-    live[i]--;
-    (*counter)++;
-  };
+  LiveStrategies live{p, std::vector<char>(p.total_strategies(), 0), std::vector<int>(n)};
+  for (int i = 0; i < n; ++i) {
+    for (int k = 0; k < m->dom_size(i); ++k) live.keep[p.strategy_offset[i] + m->domain(i)[k]] = 1;
+    live.count[i] = m->dom_size(i);
+  }
 
   // 1. Strategies whose own cost is forbidden.
   for (int i = 0; i < n; ++i)
     for (int s = 0; s < p.num_strategies(i); ++s)
-      if (keep[p.strategy_offset[i] + s] && m->node_cost(i, s) >= m->big && live[i] > 0)
-        remove(i, s, &st.removed_forbidden_node);
+      if (live.has(i, s) && m->node_cost(i, s) >= m->big && live.count[i] > 0)
+        live.remove(i, s, &st.removed_forbidden_node);
 
   // 2./3. Arc consistency on forbidden edge entries, and the memory rule, to a fixpoint.
   std::vector<char> queued(n, 1);
@@ -89,8 +93,8 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
       if (should_stop && (head & 255) == 0 && (*should_stop)()) break;
       int i = queue[head++];
       queued[i] = 0;
-      const bool changed = revise_arcs(*m, i, &keep, &live, &st.removed_arc);
-      if (live[i] == 0) { st.wiped_out = true; break; }
+      const bool changed = revise_arcs(*m, i, &live, &st.removed_arc);
+      if (live.count[i] == 0) { st.wiped_out = true; break; }
       if (changed) {
         changed_any = true;
         for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a) {
@@ -111,7 +115,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
       if (!m->has_interval(i)) continue;
       int64_t best = INT64_MAX;
       for (int s = 0; s < p.num_strategies(i); ++s)
-        if (keep[p.strategy_offset[i] + s]) best = std::min(best, p.usage(i, s));
+        if (live.has(i, s)) best = std::min(best, p.usage(i, s));
       umin[i] = best;
       base.add(p.seg_lo[i], p.seg_hi[i], best);
     }
@@ -121,8 +125,8 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
       int64_t room = m->limit - base.max(p.seg_lo[i], p.seg_hi[i]);
       bool changed = false;
       for (int s = 0; s < p.num_strategies(i); ++s) {
-        if (keep[p.strategy_offset[i] + s] && p.usage(i, s) - umin[i] > room) {
-          remove(i, s, &st.removed_memory);
+        if (live.has(i, s) && p.usage(i, s) - umin[i] > room) {
+          live.remove(i, s, &st.removed_memory);
           changed = true;
         }
       }
@@ -136,13 +140,13 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
     }
   }
   for (int i = 0; i < n && !st.wiped_out; ++i)
-    if (live[i] == 0) st.wiped_out = true;
+    if (live.count[i] == 0) st.wiped_out = true;
   if (st.wiped_out) {
     m->build(p, m->usage_limit());  // back to full domains; the search minimises the violation
     m->build_matrices();
     return st;
   }
-  compact(m, keep);
+  compact(m, live.keep);
   m->build_matrices();
   for (int i = 0; i < n; ++i) st.nodes_fixed += m->dom_size(i) == 1;
   return st;
