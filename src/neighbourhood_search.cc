@@ -17,7 +17,7 @@ void NeighbourhoodSearch::init(const SearchModel& m, EliminationSolver* elim, Lo
   seen_.assign(m.n, 0);
   cap_.assign(m.n, INT64_MAX);
   overlap_.init(m.p->num_segments());
-  kinds_.init(3, m.params, 0);
+  kinds_.init(kKinds, m.params, 0);
   moves_ = 0;
 }
 
@@ -52,14 +52,16 @@ void NeighbourhoodSearch::take(int x, size_t cap, std::vector<int32_t>* frontier
 
 // A connected window of about `size` optimisable nodes around a random one,
 // grown breadth-first with a little shuffling so windows vary in shape.
-void NeighbourhoodSearch::connected_window(Rng* rng, int size) {
+// With `priced` set, it grows from a node that has a memory price (one whose
+// interval has been over the limit), where memory can be traded.
+void NeighbourhoodSearch::connected_window(Rng* rng, int size, const std::vector<double>* priced) {
   const SearchModel& m = *m_;
   window_.clear();
   ++clock_;
   int start = -1;
   for (int tries = 0; tries < 16 && start < 0; ++tries) {
     int c = int(rng->below(uint32_t(m.n)));
-    if (m.dom_size(c) > 1) start = c;
+    if (m.dom_size(c) > 1 && (!priced || (*priced)[c] > 0)) start = c;
   }
   if (start < 0) return;
   touched_.assign(1, start);  // the frontier
@@ -167,6 +169,65 @@ bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) 
   return true;
 }
 
+// A trade window: connected, around a priced node; the window's priced nodes
+// are uncapped and pay their price for memory instead, so that one may take
+// memory at a moment at the limit where another frees it, which the slack caps
+// forbid wherever the answer is at the limit. Unpriced nodes keep their share
+// of the slack. The prices' scale is searched: an answer that fits halves it,
+// one that does not doubles it; the cheapest answer that fits is kept.
+bool NeighbourhoodSearch::trade_window(const std::vector<double>& weight, Rng* rng,
+                                       const std::function<bool()>& stop, bool* complete) {
+  undo_.clear();
+  if (weight.empty()) return false;
+  const int size = m_->params.window_min << rng->below(m_->params.window_sizes);
+  connected_window(rng, size, &weight);
+  if (window_.empty()) return false;
+  slack_caps(true);
+  bool any_priced = false;
+  for (int x : window_)
+    if (weight[x] > 0) { cap_[x] = INT64_MAX; any_priced = true; }
+  if (!any_priced) return false;
+  scaled_ = weight;
+  double f = std::exp2(2.0 * rng->uniform() - 1.0);
+  EliminationOptions eo;
+  eo.weight = &scaled_;
+  eo.hint = &cur_.s;
+  eo.follow_hint = rng->below(2) ? 1.0 : 0.0;
+  eo.usage_cap = &cap_;
+  eo.free_nodes = &window_;
+  eo.should_stop = &stop;
+  const double before = cur_.cost;
+  double best = before;
+  bool found = false;
+  for (int attempt = 0; attempt < m_->params.trade_window_tries; ++attempt) {
+    for (int x : window_) scaled_[x] = f * weight[x];
+    for (int x : window_) fixed_[x] = -1;
+    EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
+    for (int x : window_) fixed_[x] = cur_.s[x];
+    *complete = es.complete;
+    if (!es.complete) return false;
+    for (int x : window_)
+      if (y_[x] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, y_[x]); }
+    const bool fits = cur_.within_limit();
+    if (fits && cur_.cost < best - 1e-9) {
+      best = cur_.cost;
+      found = true;
+      trade_best_.assign(window_.size(), 0);
+      for (size_t k = 0; k < window_.size(); ++k) trade_best_[k] = cur_.s[window_[k]];
+    }
+    for (size_t k = undo_.size(); k-- > 0;) cur_.set(undo_[k].first, undo_[k].second);
+    undo_.clear();
+    f = fits ? 0.5 * f : 2.0 * f;
+  }
+  if (!found) return true;  // tried, nothing better
+  for (size_t k = 0; k < window_.size(); ++k) {
+    const int x = window_[k];
+    if (trade_best_[k] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, trade_best_[k]); }
+  }
+  ls_->descend_from(&cur_, window_, rng, stop, &undo_);
+  return true;
+}
+
 bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weight, Rng* rng,
                                       const std::function<bool()>& stop, bool* complete) {
   undo_.clear();
@@ -238,10 +299,14 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
                                  const std::function<double()>* seconds, const std::function<bool()>& more,
                                  const std::function<bool()>& stop,
                                  const std::function<void(const std::vector<int32_t>&, double)>& improved) {
-  static constexpr Mechanism kKind[3] = {Mechanism::kConnectedWindow, Mechanism::kTimeWindow, Mechanism::kEjection};
-  static const std::vector<double> kNoFloor(3, 0.0);
+  static constexpr Mechanism kKind[kKinds] = {Mechanism::kConnectedWindow, Mechanism::kTimeWindow,
+                                              Mechanism::kEjection, Mechanism::kTradeWindow};
+  static const std::vector<double> kNoFloor(kKinds, 0.0);
   // Where memory does not bind, only the connected windows can gain.
-  const std::vector<char> available = {1, char(memory_binds), char(memory_binds)};
+  const int on = m_->params.move_kinds;
+  std::vector<char> available = {char(on & 1), char(memory_binds && (on & 2)), char(memory_binds && (on & 4)),
+                                 char(memory_binds && !weight.empty() && (on & 8))};
+  if (std::find(available.begin(), available.end(), 1) == available.end()) available[0] = 1;
   const auto clock = [&] { return seconds ? (*seconds)() : double(moves_); };
   int64_t moves = 0;
   double best_cost = cur_.cost;
@@ -251,7 +316,9 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
     const int kind = memory_binds ? kinds_.pick(available, kNoFloor, started) : 0;
     bool complete = true;
     MechanismTimer timer(counts ? &at(*counts, kKind[kind]) : nullptr);
-    const bool tried = kind == 2 ? ejection(rng, stop) : window_move(kind, weight, rng, stop, &complete);
+    const bool tried = kind == 2   ? ejection(rng, stop)
+                       : kind == 3 ? trade_window(weight, rng, stop, &complete)
+                                   : window_move(kind, weight, rng, stop, &complete);
     ++moves_;
     if (!complete) break;
     double fall = 0;

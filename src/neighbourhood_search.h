@@ -1,6 +1,7 @@
 // Large neighbourhood search around the best assignment, within the limit at
-// every step. Three kinds of move, each given time in proportion to what it
-// has recently earned per second (a YieldScheduler of its own):
+// every step. Four kinds of move, each given time in proportion to what it
+// has recently earned per second (a YieldScheduler of its own; the parameter
+// move_kinds switches kinds off, to compare):
 //  - connected windows: a connected set of 16..1024 nodes re-solved exactly by
 //    elimination with the rest fixed, each node capped at its share of the
 //    memory slack, so that the answer always fits;
@@ -8,7 +9,12 @@
 //    neighbours, priced by the memory prices and free to trade memory
 //    among themselves (kept only if the answer fits);
 //  - ejections: one node moved to its best strategy regardless of memory, the
-//    overflow repaired at the least cost per unit of memory freed elsewhere.
+//    overflow repaired at the least cost per unit of memory freed elsewhere;
+//  - trade windows: a connected window grown from a node with a memory price,
+//    its priced nodes uncapped and paying for memory instead, the prices'
+//    scale searched over a few solves, the cheapest answer that fits kept:
+//    where the answer is at the limit, the slack caps let no node of a
+//    connected window take memory that another could free.
 // Every move is polished by local search around what changed and kept only if
 // the assignment fits and is cheaper; otherwise it is undone exactly.
 #pragma once
@@ -62,10 +68,13 @@ class NeighbourhoodSearch {
   std::vector<double> scaled_, delta_;
   std::vector<char> raises_;
   UsageTree overlap_;               // how many window nodes are alive, per segment
-  YieldScheduler kinds_;           // connected window, time window, ejection
+  YieldScheduler kinds_;           // the kinds of move (kKinds)
   int64_t moves_ = 0;              // every move tried, all runs: the clock under a round budget
 
-  void connected_window(Rng* rng, int size);
+  static constexpr int kKinds = 4;  // connected window, time window, ejection, trade window
+  std::vector<int32_t> trade_best_;  // the trade window's cheapest answer that fits, per window node
+  void connected_window(Rng* rng, int size, const std::vector<double>* priced = nullptr);
+  bool trade_window(const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop, bool* complete);
   // Adds x to the window, with its whole tied group when the window stays
   // within `cap` nodes; members join the frontier (when given) too.
   void take(int x, size_t cap, std::vector<int32_t>* frontier);

@@ -83,6 +83,10 @@ namespace iopddl {
     "share of connected windows first solved with each node capped at the whole slack over its interval (kept only if the answer fits; else the slack is shared)") \
   X(window_price_tries, int, 3, 1, 100,                                                                         \
     "a priced time window whose answer does not fit is solved again with doubled prices, up to this many times in all") \
+  X(move_kinds, int, 15, 1, 15,                                                                                  \
+    "the neighbourhood's kinds of move, a sum of: 1 connected windows, 2 time windows, 4 ejections, 8 trade windows (to compare)") \
+  X(trade_window_tries, int, 4, 1, 100,                                                                          \
+    "a trade window is solved this many times, its prices' scale halved after an answer that fits, doubled after one that does not") \
   /* elimination (elimination.cc) */                                                                            \
   X(degree2_budget, double, 16777216.0, 0.0, 1e12, "largest K_i x K_a x K_b table a degree-2 elimination builds") \
   X(contract_budget, double, 4.0, 0.0, 1e6, "functional-edge folding work, per live strategy")                  \

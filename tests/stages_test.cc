@@ -409,6 +409,46 @@ TEST(NeighbourhoodSearch, ConnectedWindowsCanGiveOneNodeTheWholeSlack) {
   }
 }
 
+// A trade at the limit: a and b gain 100 only together (edge cost 100 unless
+// both take strategy 1), a's strategy 1 needs the 10 units c holds, and c
+// gives them up for 1. The answer starts at the limit, so no slack cap lets a
+// move (connected windows), and an ejection of a alone gains nothing. A trade
+// window, its priced nodes uncapped, makes the move: 100 -> 1.
+TEST(NeighbourhoodSearch, TradeWindowsTradeMemoryWhereTheAnswerIsAtTheLimit) {
+  Problem p;
+  ASSERT_TRUE(load_problem_from_buffer(
+                  R"({"problem":{"nodes":{"intervals":[[0,10],[0,10],[0,10]],)"
+                  R"("costs":[[0,0],[0,0],[0,1]],"usages":[[0,10],[0,0],[10,0]]},)"
+                  R"("edges":{"nodes":[[0,1],[1,2]],"costs":[[100,100,100,0],[0,0,0,0]]},)"
+                  R"("usage_limit":10}})",
+                  "trade.json", &p)
+                  .ok);
+  for (int kinds : {1, 1 + 4, 8}) {
+    SearchModel m;
+    m.build(p);
+    m.params.move_kinds = kinds;
+    ASSERT_FALSE(reduce_domains(&m).wiped_out);
+    LocalSearch ls;
+    ls.init(m);
+    EliminationSolver elim;
+    elim.init(m);
+    NeighbourhoodSearch lns;
+    lns.init(m, &elim, &ls);
+    lns.reset({0, 0, 0});
+    Rng rng(1);
+    double best = 100;
+    int moves = 50;
+    lns.run({1.0, 1.0, 1.0}, true, &rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
+            [&](const std::vector<int32_t>& a, double cost) {
+              SearchState t;
+              t.init(m, a);
+              EXPECT_TRUE(t.within_limit());
+              best = cost;
+            });
+    EXPECT_EQ(best, kinds == 8 ? 1 : 100) << "move_kinds " << kinds;
+  }
+}
+
 TEST(Roulette, FollowsTheGainsAndKeepsAFloor) {
   Roulette<3> r;
   Rng rng(5);

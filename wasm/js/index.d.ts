@@ -200,6 +200,7 @@ export type MechanismName =
   | 'connectedWindow'
   | 'timeWindow'
   | 'ejection'
+  | 'tradeWindow'
   | 'restart'
   | 'proofSearch';
 
