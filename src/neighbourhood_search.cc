@@ -169,6 +169,14 @@ bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) 
   return true;
 }
 
+// The window's prices: `weight` times f. The solve reads only the window's
+// entries, so the rest of scaled_ is left as it is (a copy of every node's
+// would cost as much as a small window's solve).
+void NeighbourhoodSearch::price_window(const std::vector<double>& weight, double f) {
+  if (scaled_.size() != weight.size()) scaled_.assign(weight.size(), 0.0);
+  for (int x : window_) scaled_[x] = f * weight[x];
+}
+
 // A trade window: connected, around a priced node; the window's priced nodes
 // are uncapped and pay their price for memory instead, so that one may take
 // memory at a moment at the limit where another frees it, which the slack caps
@@ -187,7 +195,6 @@ bool NeighbourhoodSearch::trade_window(const std::vector<double>& weight, Rng* r
   for (int x : window_)
     if (weight[x] > 0) { cap_[x] = INT64_MAX; any_priced = true; }
   if (!any_priced) return false;
-  scaled_ = weight;
   double f = std::exp2(2.0 * rng->uniform() - 1.0);
   EliminationOptions eo;
   eo.weight = &scaled_;
@@ -200,7 +207,7 @@ bool NeighbourhoodSearch::trade_window(const std::vector<double>& weight, Rng* r
   double best = before;
   bool found = false;
   for (int attempt = 0; attempt < m_->params.trade_window_tries; ++attempt) {
-    for (int x : window_) scaled_[x] = f * weight[x];
+    price_window(weight, f);
     for (int x : window_) fixed_[x] = -1;
     EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
     for (int x : window_) fixed_[x] = cur_.s[x];
@@ -249,8 +256,7 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
     if (!weight.empty()) {
       // Price memory above or below the multipliers by a random factor.
       const double f = 0.5 + 2.0 * rng->uniform();
-      scaled_ = weight;
-      for (int x : window_) scaled_[x] *= f;
+      price_window(weight, f);
       w = &scaled_;
     }
   }

@@ -80,6 +80,7 @@ class NeighbourhoodSearch {
   void take(int x, size_t cap, std::vector<int32_t>* frontier);
   void time_window(Rng* rng, int size);
   void slack_caps(bool shared);
+  void price_window(const std::vector<double>& weight, double f);
   bool ejection(Rng* rng, const std::function<bool()>& stop);
   bool window_move(int kind, const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,
                    bool* complete);
