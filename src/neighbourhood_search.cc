@@ -177,6 +177,38 @@ void NeighbourhoodSearch::price_window(const std::vector<double>& weight, double
   for (int x : window_) scaled_[x] = f * weight[x];
 }
 
+// The options of a window's solve: the rest fixed at the current answer.
+// Half the windows decide their stuck nodes greedily (given the fixed
+// surroundings that is well informed) instead of keeping them.
+EliminationOptions NeighbourhoodSearch::window_options(const std::vector<double>* weight, Rng* rng,
+                                                       const std::function<bool()>& stop) {
+  EliminationOptions eo;
+  eo.weight = weight;
+  eo.hint = &cur_.s;
+  eo.follow_hint = rng->below(2) ? 1.0 : 0.0;
+  eo.usage_cap = &cap_;
+  eo.free_nodes = &window_;
+  eo.should_stop = &stop;
+  return eo;
+}
+
+// Solves the window and applies its answer to cur_, each changed node's
+// previous strategy in undo_. False if the solve was stopped first.
+bool NeighbourhoodSearch::solve_window(const EliminationOptions& eo, Rng* rng) {
+  for (int x : window_) fixed_[x] = -1;
+  const EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
+  for (int x : window_) fixed_[x] = cur_.s[x];
+  if (!es.complete) return false;
+  for (int x : window_)
+    if (y_[x] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, y_[x]); }
+  return true;
+}
+
+void NeighbourhoodSearch::undo_move() {
+  for (size_t k = undo_.size(); k-- > 0;) cur_.set(undo_[k].first, undo_[k].second);
+  undo_.clear();
+}
+
 // A trade window: connected, around a priced node; the window's priced nodes
 // are uncapped and pay their price for memory instead, so that one may take
 // memory at a moment at the limit where another frees it, which the slack caps
@@ -196,25 +228,13 @@ bool NeighbourhoodSearch::trade_window(const std::vector<double>& weight, Rng* r
     if (weight[x] > 0) { cap_[x] = INT64_MAX; any_priced = true; }
   if (!any_priced) return false;
   double f = std::exp2(2.0 * rng->uniform() - 1.0);
-  EliminationOptions eo;
-  eo.weight = &scaled_;
-  eo.hint = &cur_.s;
-  eo.follow_hint = rng->below(2) ? 1.0 : 0.0;
-  eo.usage_cap = &cap_;
-  eo.free_nodes = &window_;
-  eo.should_stop = &stop;
-  const double before = cur_.cost;
-  double best = before;
+  const EliminationOptions eo = window_options(&scaled_, rng, stop);
+  double best = cur_.cost;
   bool found = false;
   for (int attempt = 0; attempt < m_->params.trade_window_tries; ++attempt) {
     price_window(weight, f);
-    for (int x : window_) fixed_[x] = -1;
-    EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
-    for (int x : window_) fixed_[x] = cur_.s[x];
-    *complete = es.complete;
-    if (!es.complete) return false;
-    for (int x : window_)
-      if (y_[x] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, y_[x]); }
+    *complete = solve_window(eo, rng);
+    if (!*complete) return false;
     const bool fits = cur_.within_limit();
     if (fits && cur_.cost < best - 1e-9) {
       best = cur_.cost;
@@ -222,8 +242,7 @@ bool NeighbourhoodSearch::trade_window(const std::vector<double>& weight, Rng* r
       trade_best_.assign(window_.size(), 0);
       for (size_t k = 0; k < window_.size(); ++k) trade_best_[k] = cur_.s[window_[k]];
     }
-    for (size_t k = undo_.size(); k-- > 0;) cur_.set(undo_[k].first, undo_[k].second);
-    undo_.clear();
+    undo_move();
     f = fits ? 0.5 * f : 2.0 * f;
   }
   if (!found) return true;  // tried, nothing better
@@ -260,29 +279,15 @@ bool NeighbourhoodSearch::window_move(int kind, const std::vector<double>& weigh
       w = &scaled_;
     }
   }
-  // Half the windows decide their stuck nodes greedily (given the fixed
-  // surroundings that is well informed) instead of keeping them.
-  EliminationOptions eo;
-  eo.weight = w;
-  eo.hint = &cur_.s;
-  eo.follow_hint = rng->below(2) ? 1.0 : 0.0;
-  eo.usage_cap = &cap_;
-  eo.free_nodes = &window_;
-  eo.should_stop = &stop;
+  const EliminationOptions eo = window_options(w, rng, stop);
   // A priced window whose answer does not fit is solved again with its
   // prices doubled: the first price is a guess.
   const int attempts = w == &scaled_ ? m_->params.window_price_tries : full_slack ? 2 : 1;
   for (int attempt = 0; attempt < attempts; ++attempt) {
-    for (int x : window_) fixed_[x] = -1;
-    EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
-    for (int x : window_) fixed_[x] = cur_.s[x];
-    *complete = es.complete;
-    if (!es.complete) return false;
-    for (int x : window_)
-      if (y_[x] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, y_[x]); }
+    *complete = solve_window(eo, rng);
+    if (!*complete) return false;
     if (cur_.within_limit() || attempt + 1 == attempts) break;
-    for (size_t k = undo_.size(); k-- > 0;) cur_.set(undo_[k].first, undo_[k].second);
-    undo_.clear();
+    undo_move();
     if (full_slack) slack_caps(true);
     else for (int x : window_) scaled_[x] *= 2;
   }
@@ -297,7 +302,7 @@ bool NeighbourhoodSearch::keep_if_better(double best_cost) {
     cur_.cost = cur_.full_cost();
     return true;
   }
-  for (size_t k = undo_.size(); k-- > 0;) cur_.set(undo_[k].first, undo_[k].second);
+  undo_move();
   return false;
 }
 

@@ -81,6 +81,9 @@ class NeighbourhoodSearch {
   void time_window(Rng* rng, int size);
   void slack_caps(bool shared);
   void price_window(const std::vector<double>& weight, double f);
+  EliminationOptions window_options(const std::vector<double>* weight, Rng* rng, const std::function<bool()>& stop);
+  bool solve_window(const EliminationOptions& eo, Rng* rng);
+  void undo_move();  // undoes the move under test (undo_) on cur_
   bool ejection(Rng* rng, const std::function<bool()>& stop);
   bool window_move(int kind, const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,
                    bool* complete);
