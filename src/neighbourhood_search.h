@@ -41,7 +41,7 @@ class NeighbourhoodSearch {
   // Starts from `best` (an assignment within the limit) and its cost.
   void reset(const std::vector<int32_t>& best);
   bool ready() const { return ready_; }
-  // Where the three kinds of move are counted, when set.
+  // Where the kinds of move are counted, when set.
   MechanismCounts* counts = nullptr;
   // Tries moves while `more()` is true and `stop()` is false, with the memory
   // per-node memory prices `weight` (empty: none). Calls `improved` with
