@@ -122,6 +122,17 @@ bool MessagePassing::iterate(std::vector<int32_t>* primal, const std::function<b
   return pass(true, primal, should_stop) && pass(false, nullptr, should_stop);
 }
 
+inline void MessagePassing::incoming(int i, double* h) const {
+  const SearchModel& m = *m_;
+  const int Ki = m.dom_size(i);
+  const double* u = unary_.data() + m.dom_off[i];
+  for (int k = 0; k < Ki; ++k) h[k] = u[k];
+  for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+    const double* ma = msg_.data() + msg_off_[a];
+    for (int k = 0; k < Ki; ++k) h[k] += ma[k];
+  }
+}
+
 bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std::function<bool()>* should_stop) {
   const SearchModel& m = *m_;
   std::vector<int32_t> pick;  // domain position of the rounded strategy, per node
@@ -135,12 +146,7 @@ bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std:
     if (should_stop && (step & 1023) == 1023 && (*should_stop)()) return false;
     const int i = forward ? order_[step] : order_[m.n - 1 - step];
     const int Ki = m.dom_size(i);
-    const double* u = unary_.data() + m.dom_off[i];
-    for (int k = 0; k < Ki; ++k) h[k] = u[k];
-    for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
-      const double* ma = msg_.data() + msg_off_[a];
-      for (int k = 0; k < Ki; ++k) h[k] += ma[k];
-    }
+    incoming(i, h);
     if (primal) {
       // Round: edges to already rounded nodes count exactly, the others through messages.
       double* r = out;
@@ -196,15 +202,9 @@ bool MessagePassing::pass(bool forward, std::vector<int32_t>* primal, const std:
 
 double MessagePassing::node_term(int i, double* h) const {
   const SearchModel& m = *m_;
-  const int Ki = m.dom_size(i);
-  const double* u = unary_.data() + m.dom_off[i];
-  for (int k = 0; k < Ki; ++k) h[k] = u[k];
+  incoming(i, h);
   int after = 0;
-  for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
-    const double* ma = msg_.data() + msg_off_[a];
-    for (int k = 0; k < Ki; ++k) h[k] += ma[k];
-    after += pos_[m.adj[a].other] > pos_[i];
-  }
+  for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) after += pos_[m.adj[a].other] > pos_[i];
   return 1.0 - gamma_[i] * after;
 }
 

@@ -57,6 +57,8 @@ class MessagePassing {
   // Node i's term with its incoming messages (into h), and the share of it
   // the node keeps: gamma_i of it goes to each edge towards a later node.
   double node_term(int i, double* h) const;  // h: room for the widest domain
+  // Node i's unary plus its incoming messages, into h.
+  void incoming(int i, double* h) const;
   bool pass(bool forward, std::vector<int32_t>* primal, const std::function<bool()>* should_stop);
 };
 

@@ -199,9 +199,15 @@ bool NeighbourhoodSearch::solve_window(const EliminationOptions& eo, Rng* rng) {
   const EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
   for (int x : window_) fixed_[x] = cur_.s[x];
   if (!es.complete) return false;
-  for (int x : window_)
-    if (y_[x] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, y_[x]); }
+  apply_window(y_);
   return true;
+}
+
+// Sets the window's nodes to y's strategies (indexed by node) in cur_, each
+// changed node's previous strategy in undo_.
+void NeighbourhoodSearch::apply_window(const std::vector<int32_t>& y) {
+  for (int x : window_)
+    if (y[x] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, y[x]); }
 }
 
 void NeighbourhoodSearch::undo_move() {
@@ -239,17 +245,14 @@ bool NeighbourhoodSearch::trade_window(const std::vector<double>& weight, Rng* r
     if (fits && cur_.cost < best - 1e-9) {
       best = cur_.cost;
       found = true;
-      trade_best_.assign(window_.size(), 0);
-      for (size_t k = 0; k < window_.size(); ++k) trade_best_[k] = cur_.s[window_[k]];
+      if (trade_best_.size() != cur_.s.size()) trade_best_.assign(cur_.s.size(), 0);
+      for (int x : window_) trade_best_[x] = cur_.s[x];
     }
     undo_move();
     f = fits ? 0.5 * f : 2.0 * f;
   }
   if (!found) return true;  // tried, nothing better
-  for (size_t k = 0; k < window_.size(); ++k) {
-    const int x = window_[k];
-    if (trade_best_[k] != cur_.s[x]) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, trade_best_[k]); }
-  }
+  apply_window(trade_best_);
   ls_->descend_from(&cur_, window_, rng, stop, &undo_);
   return true;
 }

@@ -72,7 +72,7 @@ class NeighbourhoodSearch {
   int64_t moves_ = 0;              // every move tried, all runs: the clock under a round budget
 
   static constexpr int kKinds = 4;  // connected window, time window, ejection, trade window
-  std::vector<int32_t> trade_best_;  // the trade window's cheapest answer that fits, per window node
+  std::vector<int32_t> trade_best_;  // the trade window's cheapest answer that fits (its nodes' entries)
   void connected_window(Rng* rng, int size, const std::vector<double>* priced = nullptr);
   bool trade_window(const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop, bool* complete);
   // Adds x to the window, with its whole tied group when the window stays
@@ -83,6 +83,7 @@ class NeighbourhoodSearch {
   void price_window(const std::vector<double>& weight, double f);
   EliminationOptions window_options(const std::vector<double>* weight, Rng* rng, const std::function<bool()>& stop);
   bool solve_window(const EliminationOptions& eo, Rng* rng);
+  void apply_window(const std::vector<int32_t>& y);
   void undo_move();  // undoes the move under test (undo_) on cur_
   bool ejection(Rng* rng, const std::function<bool()>& stop);
   bool window_move(int kind, const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,
