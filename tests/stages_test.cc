@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "elimination.h"
 #include "load_json.h"
@@ -370,6 +371,35 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswers) {
   EXPECT_GT(improved_cases, 50);
 }
 
+// The last cost the neighbourhood search reports in 50 moves from the
+// all-zero answer of `p` (`start_cost` if none), with `tune` applied to the
+// parameters; every answer it reports must fit.
+static double neighbourhood_best(const Problem& p, const std::function<void(Params*)>& tune, const std::vector<double>& weight,
+                                 bool memory_binds, double start_cost) {
+  SearchModel m;
+  m.build(p);
+  tune(&m.params);
+  EXPECT_FALSE(reduce_domains(&m).wiped_out);
+  LocalSearch ls;
+  ls.init(m);
+  EliminationSolver elim;
+  elim.init(m);
+  NeighbourhoodSearch lns;
+  lns.init(m, &elim, &ls);
+  lns.reset(std::vector<int32_t>(m.n, 0));
+  Rng rng(1);
+  double best = start_cost;
+  int moves = 50;
+  lns.run(weight, memory_binds, &rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
+          [&](const std::vector<int32_t>& a, double cost) {
+            SearchState t;
+            t.init(m, a);
+            EXPECT_TRUE(t.within_limit());
+            best = cost;
+          });
+  return best;
+}
+
 // A move that needs one node to take the whole slack: a and b only gain
 // together (edge cost 100 unless both take strategy 1), and a's strategy 1
 // needs all 10 units of slack while b and c, alive at the same time, are in
@@ -384,27 +414,7 @@ TEST(NeighbourhoodSearch, ConnectedWindowsCanGiveOneNodeTheWholeSlack) {
                   "slack.json", &p)
                   .ok);
   for (double share : {0.0, 1.0}) {
-    SearchModel m;
-    m.build(p);
-    m.params.full_slack_window_share = share;
-    ASSERT_FALSE(reduce_domains(&m).wiped_out);
-    LocalSearch ls;
-    ls.init(m);
-    EliminationSolver elim;
-    elim.init(m);
-    NeighbourhoodSearch lns;
-    lns.init(m, &elim, &ls);
-    lns.reset({0, 0, 0});
-    Rng rng(1);
-    double best = 100;
-    int moves = 50;
-    lns.run({}, false, &rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
-            [&](const std::vector<int32_t>& a, double cost) {
-              SearchState t;
-              t.init(m, a);
-              EXPECT_TRUE(t.within_limit());
-              best = cost;
-            });
+    const double best = neighbourhood_best(p, [&](Params* prm) { prm->full_slack_window_share = share; }, {}, false, 100);
     EXPECT_EQ(best, share == 0.0 ? 100 : 0) << "full_slack_window_share " << share;
   }
 }
@@ -424,27 +434,7 @@ TEST(NeighbourhoodSearch, TradeWindowsTradeMemoryWhereTheAnswerIsAtTheLimit) {
                   "trade.json", &p)
                   .ok);
   for (int kinds : {1, 1 + 4, 8}) {
-    SearchModel m;
-    m.build(p);
-    m.params.move_kinds = kinds;
-    ASSERT_FALSE(reduce_domains(&m).wiped_out);
-    LocalSearch ls;
-    ls.init(m);
-    EliminationSolver elim;
-    elim.init(m);
-    NeighbourhoodSearch lns;
-    lns.init(m, &elim, &ls);
-    lns.reset({0, 0, 0});
-    Rng rng(1);
-    double best = 100;
-    int moves = 50;
-    lns.run({1.0, 1.0, 1.0}, true, &rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
-            [&](const std::vector<int32_t>& a, double cost) {
-              SearchState t;
-              t.init(m, a);
-              EXPECT_TRUE(t.within_limit());
-              best = cost;
-            });
+    const double best = neighbourhood_best(p, [&](Params* prm) { prm->move_kinds = kinds; }, {1.0, 1.0, 1.0}, true, 100);
     EXPECT_EQ(best, kinds == 8 ? 1 : 100) << "move_kinds " << kinds;
   }
 }
