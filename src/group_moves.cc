@@ -64,44 +64,63 @@ void GroupMoves::apply(SearchState* st, int g, int c, double delta, std::vector<
   st->cost += delta;
 }
 
+void GroupMoves::enqueue_around(int x) {
+  const SearchModel& m = *m_;
+  const auto push = [&](int g) {
+    if (g >= 0 && !queued_[g]) { queued_[g] = 1; queue_.push_back(g); }
+  };
+  push(groups_->group_of(x));
+  for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) push(groups_->group_of(m.adj[a].other));
+}
+
 int64_t GroupMoves::descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop,
-                            std::vector<std::pair<int, int>>* moved) {
+                            std::vector<std::pair<int, int>>* moved, const std::vector<int32_t>* seeds) {
   if (!active()) return 0;
   const int groups = groups_->size();
-  order_.resize(groups);
-  for (int g = 0; g < groups; ++g) order_[g] = g;
+  queued_.assign(groups, 0);
+  queue_.clear();
+  if (seeds) {
+    for (int x : *seeds) enqueue_around(x);
+  } else {
+    for (int g = 0; g < groups; ++g) { queue_.push_back(g); queued_[g] = 1; }
+  }
+  for (size_t k = queue_.size(); k > 1; --k) std::swap(queue_[k - 1], queue_[rng->below(uint32_t(k))]);
   std::vector<std::pair<int, int>> undo;
   int64_t moves = 0;
-  for (bool improved = true; improved;) {
-    improved = false;
-    for (int k = groups; k > 1; --k) std::swap(order_[k - 1], order_[rng->below(uint32_t(k))]);
-    for (int g : order_) {
-      if (should_stop()) return moves;
-      deltas(*st, g, &delta_, &raises_);
-      if (counts) ++counts->tried;
-      const bool fits = st->within_limit();
-      // Candidates by cost change, best first; the first that fits is taken.
-      rank_.clear();
-      const double eps = 1e-9 * std::max(1.0, std::abs(st->cost));
-      for (int c = 0; c < int(delta_.size()); ++c)
-        if (delta_[c] < -eps && (fits || !raises_[c])) rank_.push_back(c);
-      // Ties by index: std::sort's order among equals differs between standard
-      // libraries, and the package (libc++) must take the CLI's (libstdc++) path.
-      std::sort(rank_.begin(), rank_.end(),
-                [&](int a, int b) { return delta_[a] != delta_[b] ? delta_[a] < delta_[b] : a < b; });
-      for (int c : rank_) {
-        undo.clear();
-        apply(st, g, c, delta_[c], &undo);
-        if (!raises_[c] || st->within_limit()) {
-          if (moved) moved->insert(moved->end(), undo.begin(), undo.end());
-          ++moves;
-          if (counts) ++counts->improved;
-          improved = true;
-          break;
-        }
-        for (size_t k = undo.size(); k-- > 0;) st->apply(undo[k].first, undo[k].second, 0.0);
-        st->cost -= delta_[c];
+  for (size_t head = 0; head < queue_.size(); ++head) {
+    if (should_stop()) return moves;
+    const int g = queue_[head];
+    queued_[g] = 0;
+    deltas(*st, g, &delta_, &raises_);
+    if (counts) ++counts->tried;
+    const bool fits = st->within_limit();
+    // Candidates by cost change, best first; the first that fits is taken.
+    rank_.clear();
+    const double eps = 1e-9 * std::max(1.0, std::abs(st->cost));
+    for (int c = 0; c < int(delta_.size()); ++c)
+      if (delta_[c] < -eps && (fits || !raises_[c])) rank_.push_back(c);
+    // Ties by index: std::sort's order among equals differs between standard
+    // libraries, and the package (libc++) must take the CLI's (libstdc++) path.
+    std::sort(rank_.begin(), rank_.end(),
+              [&](int a, int b) { return delta_[a] != delta_[b] ? delta_[a] < delta_[b] : a < b; });
+    for (int c : rank_) {
+      undo.clear();
+      apply(st, g, c, delta_[c], &undo);
+      if (!raises_[c] || st->within_limit()) {
+        if (moved) moved->insert(moved->end(), undo.begin(), undo.end());
+        ++moves;
+        if (counts) ++counts->improved;
+        // The groups whose deltas this move changed: those next to a member that moved.
+        for (const auto& u : undo) enqueue_around(u.first);
+        break;
       }
+      for (size_t k = undo.size(); k-- > 0;) st->apply(undo[k].first, undo[k].second, 0.0);
+      st->cost -= delta_[c];
+    }
+    // Keep the list from growing without bound on long descents.
+    if (head > (1u << 20) && head * 2 > queue_.size()) {
+      queue_.erase(queue_.begin(), queue_.begin() + head + 1);
+      head = size_t(-1);
     }
   }
   return moves;

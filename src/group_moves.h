@@ -20,12 +20,14 @@ class GroupMoves {
  public:
   void init(const SearchModel& m, const TiedGroups* groups);
   bool active() const { return groups_ && groups_->size() > 0; }
-  // Best-improvement group moves, swept over the groups in random order until
-  // a sweep finds none. A state within the limit stays within it; one over the
-  // limit only takes moves that raise no member's usage. Every member moved is
-  // appended to *moved (when given) as (node, previous strategy).
+  // Best-improvement group moves over a work list: every group in random
+  // order (or, with `seeds`, the groups of those nodes and of their
+  // neighbours), then each group next to one that moved, until the list is
+  // empty. A state within the limit stays within it; one over the limit only
+  // takes moves that raise no member's usage. Every member moved is appended
+  // to *moved (when given) as (node, previous strategy).
   int64_t descend(SearchState* st, Rng* rng, const std::function<bool()>& should_stop,
-                  std::vector<std::pair<int, int>>* moved = nullptr);
+                  std::vector<std::pair<int, int>>* moved = nullptr, const std::vector<int32_t>* seeds = nullptr);
   // The cost change of each choice of group g into *delta (+inf for a choice
   // that cannot be taken), and whether it raises some member's usage.
   void deltas(const SearchState& st, int g, std::vector<double>* delta, std::vector<char>* raises) const;
@@ -42,7 +44,9 @@ class GroupMoves {
   const TiedGroups* groups_ = nullptr;
   std::vector<double> delta_;
   std::vector<char> raises_;
-  std::vector<int32_t> order_, rank_;
+  std::vector<int32_t> queue_, rank_;
+  std::vector<char> queued_;
+  void enqueue_around(int x);  // x's group and its neighbours' groups, when not queued
 };
 
 }  // namespace iopddl

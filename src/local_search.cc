@@ -47,16 +47,24 @@ int64_t LocalSearch::descend(SearchState* st, Rng* rng, const std::function<bool
   all.reserve(m_->n);
   for (int i = 0; i < m_->n; ++i) all.push_back(i);
   int64_t moves = descend_from(st, all, rng, should_stop, nullptr);
-  // Group moves, then single-node moves around what they changed, until the
-  // group moves find nothing.
+  // Group moves (every group first), then single-node moves around what they
+  // changed, then group moves around what those changed, until either finds
+  // nothing.
+  bool first = true;
   while (group_moves_.active() && !should_stop()) {
     group_moved_.clear();
-    const int64_t g = group_moves_.descend(st, rng, should_stop, &group_moved_);
+    const int64_t g = group_moves_.descend(st, rng, should_stop, &group_moved_, first ? nullptr : &seeds_);
+    first = false;
     if (g == 0) break;
     moves += g;
     seeds_.clear();
     for (auto& mv : group_moved_) seeds_.push_back(mv.first);
-    moves += descend_from(st, seeds_, rng, should_stop, nullptr);
+    group_moved_.clear();
+    const int64_t single = descend_from(st, seeds_, rng, should_stop, &group_moved_);
+    if (single == 0) break;
+    moves += single;
+    seeds_.clear();
+    for (auto& mv : group_moved_) seeds_.push_back(mv.first);
   }
   return moves;
 }

@@ -24,10 +24,34 @@ class UsageTree {
   void add(int lo, int hi, int64_t v) {
     if (lo < hi && v != 0) add_bottom_up(lo, hi, v);
   }
-  // Max on segments [lo, hi); INT64_MIN/4 when empty.
+  // Max on segments [lo, hi); INT64_MIN/4 when empty. Bottom-up, as add():
+  // the nodes taken on the left all lie under the node just left of l one
+  // level up (those on the right under r), so each side adds its ancestors'
+  // lazy values as it climbs, then the rest up to the root.
   int64_t max(int lo, int hi) const {
     if (lo >= hi) return INT64_MIN / 4;
-    return max(1, 0, size_, lo, hi);
+    int l = lo + size_, r = hi + size_;
+    int64_t left = 0, right = 0;
+    bool has_left = false, has_right = false;
+    for (; l < r; l >>= 1, r >>= 1) {
+      if (l & 1) {
+        left = has_left ? std::max(left, mx_[l]) : mx_[l];
+        has_left = true;
+        ++l;
+      }
+      if (r & 1) {
+        --r;
+        right = has_right ? std::max(right, mx_[r]) : mx_[r];
+        has_right = true;
+      }
+      if (has_left) left += lz_[(l - 1) >> 1];
+      if (has_right) right += lz_[r >> 1];
+    }
+    for (int k = (l - 1) >> 1; has_left && k >= 1; k >>= 1) left += lz_[k];
+    for (int k = r >> 1; has_right && k >= 1; k >>= 1) right += lz_[k];
+    if (!has_left) return right;
+    if (!has_right) return left;
+    return std::max(left, right);
   }
   int64_t global_max() const { return mx_[1]; }
   // The first segment holding the global max.
@@ -79,14 +103,6 @@ class UsageTree {
   }
   void refresh_above(int k) {
     for (k >>= 1; k >= 1; k >>= 1) mx_[k] = std::max(mx_[2 * k], mx_[2 * k + 1]) + lz_[k];
-  }
-  int64_t max(int k, int l, int r, int lo, int hi) const {
-    if (lo <= l && r <= hi) return mx_[k];
-    int m = (l + r) / 2;
-    int64_t best = INT64_MIN / 4;
-    if (lo < m) best = std::max(best, max(2 * k, l, m, lo, hi));
-    if (hi > m) best = std::max(best, max(2 * k + 1, m, r, lo, hi));
-    return best + lz_[k];
   }
 };
 
