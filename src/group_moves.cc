@@ -43,9 +43,10 @@ void GroupMoves::deltas(const SearchState& st, int g, std::vector<double>* delta
           if (t >= 0 && to >= 0) d[c] += m.pair_cost(inc, t, to) - now;
         }
       } else {
+        const SearchModel::PairLine line = m.pair_line(inc, so);
         for (int c = 0; c < K; ++c) {
           const int32_t t = G.strategy(g, k, c);
-          if (t >= 0) d[c] += m.pair_cost(inc, t, so) - now;
+          if (t >= 0) d[c] += (line.ptr ? line.ptr[uint64_t(t) * line.stride] : m.pair_cost(inc, t, so)) - now;
         }
       }
     }

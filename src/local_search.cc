@@ -89,12 +89,14 @@ int64_t LocalSearch::descend_from(SearchState* st, const std::vector<int32_t>& s
     double best = -1e-9;
     int best_t = -1;
     const int32_t* d = m.domain(i);
+    if (node_deltas_.size() < size_t(m.dom_size(i))) node_deltas_.resize(m.dom_size(i));
+    st->move_deltas(i, node_deltas_.data());
     for (int k = 0; k < m.dom_size(i); ++k) {
       const int t = d[k];
       if (t == cur) continue;
       const int64_t du = m.usage(i, t) - cur_use;
       if (du > 0 && du > room) continue;
-      double delta = st->move_delta(i, t);
+      const double delta = node_deltas_[k];
       if (delta < best) { best = delta; best_t = t; }
     }
     if (best_t < 0) continue;
@@ -173,11 +175,11 @@ bool LocalSearch::repair_step(SearchState* st, const TiedGroups* groups, std::ve
     const int64_t cu = m.usage(i, st->s[i]);
     const int32_t* d = m.domain(i);
     double* cache = &delta_cache_[m.dom_off[i]];
+    if (!fresh_deltas) st->move_deltas(i, cache);
     kb = KeptBest{};
     for (int k = 0; k < m.dom_size(i); ++k) {
       const int64_t red = cu - m.usage(i, d[k]);
       if (red <= 0) continue;
-      if (!fresh_deltas) cache[k] = st->move_delta(i, d[k]);
       const Candidate c = candidate(cache[k], red, i, -1, d[k]);
       if (c.better_than(kb.best)) kb.best = c;
       kb.max_red = std::max(kb.max_red, red);

@@ -47,7 +47,8 @@ class LocalSearch {
   std::vector<int32_t> seeds_;
   std::vector<int32_t> group_seen_;  // stamp per group: considered at this repair step
   int32_t stamp_ = 0;
-  std::vector<double> delta_;
+  std::vector<double> delta_;        // a group's deltas (GroupMoves::deltas)
+  std::vector<double> node_deltas_;  // descend_from(): one node's move deltas
   std::vector<char> raises_;
   // repair(): the nodes alive at segment alive_at_ (in by_start_'s order),
   // and each node's move deltas (indexed like the model's domains), valid

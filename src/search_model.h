@@ -78,6 +78,21 @@ struct SearchModel {
     if (q.edge_form == EdgeForm::kSearchDoubles) return q.edge_doubles(a.edge)[k];
     return value(q.edge_entry_at(a.edge, k));
   }
+  // The incidence's entries with the other end at `other`, for every strategy
+  // `self` of this end: ptr[self * stride] == pair_cost(a, self, other). Null
+  // when the matrices are not in the search's form (then call pair_cost).
+  // For loops over this end's strategies: one lookup of the matrix per edge.
+  struct PairLine {
+    const double* ptr;
+    uint64_t stride;
+  };
+  PairLine pair_line(const Incidence& a, int other) const {
+    const Problem& q = *p;
+    if (q.edge_form != EdgeForm::kSearchDoubles) return {nullptr, 0};
+    const double* M = q.edge_doubles(a.edge);
+    if (a.self_is_u) return {M + other, uint64_t(q.num_strategies(a.other))};
+    return {M + uint64_t(other) * uint64_t(q.num_strategies(q.edge_v[a.edge])), 1};
+  }
   int64_t pair_raw(const Incidence& a, int self, int other) const {
     return a.self_is_u ? p->edge_entry(a.edge, self, other) : p->edge_entry(a.edge, other, self);
   }

@@ -43,6 +43,24 @@ double SearchState::move_delta(int i, int t) const {
   return d;
 }
 
+void SearchState::move_deltas(int i, double* out) const {
+  const int cur = s[i], n = m->dom_size(i);
+  const int32_t* d = m->domain(i);
+  const double base = m->node_cost(i, cur);
+  for (int k = 0; k < n; ++k) out[k] = m->node_cost(i, d[k]) - base;
+  for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a) {
+    const Incidence& inc = m->adj[a];
+    const int o = s[inc.other];
+    const double now = m->pair_cost(inc, cur, o);
+    const SearchModel::PairLine line = m->pair_line(inc, o);
+    if (line.ptr) {
+      for (int k = 0; k < n; ++k) out[k] += line.ptr[uint64_t(d[k]) * line.stride] - now;
+    } else {
+      for (int k = 0; k < n; ++k) out[k] += m->pair_cost(inc, d[k], o) - now;
+    }
+  }
+}
+
 void SearchState::apply(int i, int t, double delta) {
   if (t == s[i]) return;
   if (m->has_interval(i))

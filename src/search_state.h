@@ -23,6 +23,9 @@ struct SearchState {
   void init(const SearchModel& model, const std::vector<int32_t>& assignment);
   // Cost change if node i switched to strategy t (all else fixed).
   double move_delta(int i, int t) const;
+  // move_delta(i, t) for every strategy t of i's domain, in domain order,
+  // into out[0 .. dom_size(i)) (bit for bit the same values).
+  void move_deltas(int i, double* out) const;
   void apply(int i, int t, double delta);
   void set(int i, int t) { apply(i, t, move_delta(i, t)); }
   int64_t peak() const { return usage.global_max(); }

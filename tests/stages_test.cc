@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <functional>
 
@@ -18,6 +19,7 @@
 #include "reduce_domains.h"
 #include "roulette.h"
 #include "search_checks.h"
+#include "search_form.h"
 #include "search_model.h"
 #include "search_state.h"
 #include "usage_tree.h"
@@ -241,6 +243,38 @@ TEST(MemoryRelax, NodePricesRiseWhereTheLimitBreaksAndRestart) {
     ++checked;
   }
   EXPECT_GT(checked, 50);
+}
+
+// All of a node's move deltas at once are bit for bit the single ones (the
+// descent and the repair read the former, and answers must not change), in
+// the search's form of the matrices and in the input's.
+TEST(SearchState, MoveDeltasEqualMoveDeltaBitForBit) {
+  int checked = 0;
+  int doubles = 0;
+  for (uint64_t seed = 1; seed <= 1000; ++seed) {
+    Problem p = test_support::random_instance(seed);
+    if (seed % 2 == 0 && store_edges_for_search(&p)) ++doubles;
+    SearchModel m;
+    m.build(p);
+    if (reduce_domains(&m).wiped_out) continue;
+    Rng rng(seed);
+    std::vector<int32_t> a(m.n);
+    for (int i = 0; i < m.n; ++i) a[i] = m.domain(i)[rng.below(uint32_t(m.dom_size(i)))];
+    SearchState st;
+    st.init(m, a);
+    std::vector<double> all;
+    for (int i = 0; i < m.n; ++i) {
+      all.assign(m.dom_size(i), -1.0);
+      st.move_deltas(i, all.data());
+      for (int k = 0; k < m.dom_size(i); ++k) {
+        const double one = st.move_delta(i, m.domain(i)[k]);
+        EXPECT_EQ(std::memcmp(&one, &all[k], sizeof one), 0) << "seed " << seed << " node " << i << " k " << k;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 2000);
+  EXPECT_GT(doubles, 300);
 }
 
 // Descent never raises the cost and keeps an assignment that fits within the
