@@ -63,6 +63,97 @@ IOPDDL_OUT_OF_LINE bool revise_arcs(const SearchModel& m, int i, LiveStrategies*
   return changed;
 }
 
+// An edge entry as the reductions compare it: every forbidden value alike.
+int64_t entry_key(const SearchModel& m, const Incidence& inc, int s, int t) {
+  return std::min<int64_t>(m.pair_raw(inc, s, t), kForbiddenThreshold);
+}
+
+// Repeats at node i: live strategies with the same usage (when i has an
+// interval) and the same entries on every edge against the neighbours' live
+// strategies differ only in their own cost, so the cheapest of them (the
+// first among equals) can replace any other in any answer, for no more. The
+// others go. Strategies are bucketed by a hash of their usage and a sample of
+// their entries (against at most kSampled live strategies per neighbour: the
+// whole rows would cost as much as reading every matrix twice), and each is
+// checked entry by entry against its bucket's cheapest before it goes.
+IOPDDL_OUT_OF_LINE void remove_repeats(const SearchModel& m, int i, LiveStrategies* live, int64_t* removed,
+                                       std::vector<std::pair<uint64_t, int>>* scratch,
+                                       std::vector<int32_t>* sampled) {
+  constexpr int kSampled = 4;
+  const Problem& p = *m.p;
+  std::vector<std::pair<uint64_t, int>>& sig = *scratch;
+  sig.clear();
+  const bool timed = m.has_interval(i);
+  // Per incidence, the neighbour's first live strategies (-1: fewer).
+  const uint32_t a0 = m.adj_off[i], a1 = m.adj_off[i + 1];
+  sampled->assign(size_t(a1 - a0) * kSampled, -1);
+  for (uint32_t a = a0; a < a1; ++a) {
+    const int o = m.adj[a].other;
+    int taken = 0;
+    for (int t = 0; t < p.num_strategies(o) && taken < kSampled; ++t)
+      if (live->has(o, t)) (*sampled)[size_t(a - a0) * kSampled + taken++] = t;
+  }
+  for (int s = 0; s < p.num_strategies(i); ++s) {
+    if (!live->has(i, s)) continue;
+    uint64_t h = timed ? uint64_t(p.usage(i, s)) * 0x9E3779B97F4A7C15ull : 0;
+    for (uint32_t a = a0; a < a1; ++a)
+      for (int k = 0; k < kSampled; ++k) {
+        const int t = (*sampled)[size_t(a - a0) * kSampled + k];
+        if (t < 0) break;
+        h = (h ^ uint64_t(entry_key(m, m.adj[a], s, t))) * 0x100000001B3ull;
+        h ^= h >> 29;
+      }
+    sig.push_back({h, s});
+  }
+  if (sig.size() < 2) return;
+  std::sort(sig.begin(), sig.end());  // by hash, then by index
+  // The whole signature's hash, for the members of a sampled bucket.
+  const auto full_hash = [&](int s) {
+    uint64_t h = timed ? uint64_t(p.usage(i, s)) * 0x9E3779B97F4A7C15ull : 0;
+    for (uint32_t a = a0; a < a1; ++a) {
+      const Incidence& inc = m.adj[a];
+      for (int t = 0; t < p.num_strategies(inc.other); ++t) {
+        if (!live->has(inc.other, t)) continue;
+        h = (h ^ uint64_t(entry_key(m, inc, s, t))) * 0x100000001B3ull;
+        h ^= h >> 29;
+      }
+    }
+    return h;
+  };
+  const auto same = [&](int s, int r) {
+    if (timed && p.usage(i, s) != p.usage(i, r)) return false;
+    for (uint32_t a = a0; a < a1; ++a) {
+      const Incidence& inc = m.adj[a];
+      for (int t = 0; t < p.num_strategies(inc.other); ++t)
+        if (live->has(inc.other, t) && entry_key(m, inc, s, t) != entry_key(m, inc, r, t)) return false;
+    }
+    return true;
+  };
+  for (size_t b = 0; b < sig.size();) {
+    size_t e = b + 1;
+    while (e < sig.size() && sig[e].first == sig[b].first) ++e;
+    if (e - b > 1) {
+      // Re-bucketed by the whole signature's hash (by index among equals).
+      for (size_t k = b; k < e; ++k) sig[k].first = full_hash(sig[k].second);
+      std::sort(sig.begin() + b, sig.begin() + e);
+      for (size_t c = b; c < e;) {
+        size_t d = c + 1;
+        while (d < e && sig[d].first == sig[c].first) ++d;
+        // The cheapest, the first among equals.
+        int keep = sig[c].second;
+        for (size_t k = c + 1; k < d; ++k)
+          if (m.node_cost(i, sig[k].second) < m.node_cost(i, keep)) keep = sig[k].second;
+        for (size_t k = c; k < d; ++k) {
+          const int s = sig[k].second;
+          if (s != keep && same(s, keep)) live->remove(i, s, removed);
+        }
+        c = d;
+      }
+    }
+    b = e;
+  }
+}
+
 }  // namespace
 
 ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_stop) {
@@ -141,6 +232,16 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
   }
   for (int i = 0; i < n && !st.wiped_out; ++i)
     if (live.count[i] == 0) st.wiped_out = true;
+  // 4. Repeats (after the fixpoint: removing one takes no support or room
+  // from anything, so nothing else can go because of it).
+  if (!st.wiped_out) {
+    std::vector<std::pair<uint64_t, int>> scratch;
+    std::vector<int32_t> sampled;
+    for (int i = 0; i < n; ++i) {
+      if (should_stop && (i & 255) == 0 && (*should_stop)()) break;
+      if (live.count[i] > 1) remove_repeats(*m, i, &live, &st.removed_repeat, &scratch, &sampled);
+    }
+  }
   if (st.wiped_out) {
     m->build(p, m->usage_limit());  // back to full domains; the search minimises the violation
     m->build_matrices();

@@ -31,31 +31,102 @@ TEST(Solver, ContestExampleOptimum) {
   EXPECT_LE(r.lower_bound, r.evaluation.total_cost);
 }
 
+// Reduces p and checks the reductions against exhaustive search: a wipe-out
+// only where nothing fits, else the same optimum over the reduced domains.
+// What came out: the reductions' stats, the live strategies left, and the
+// optimum (when feasible).
+struct ReducedCheck {
+  ReduceStats rs;
+  int64_t live = 0;
+  test_support::Exhaustive full;
+};
+ReducedCheck check_reductions_keep_the_optimum(const Problem& p, uint64_t seed) {
+  ReducedCheck r;
+  r.full = test_support::exhaustive(p);
+  SearchModel m;
+  m.build(p);
+  r.rs = reduce_domains(&m);
+  if (r.rs.wiped_out) {
+    // A wipe-out claims that no feasible assignment exists.
+    EXPECT_FALSE(r.full.feasible) << "seed " << seed;
+    return r;
+  }
+  std::vector<std::vector<int32_t>> doms(p.num_nodes());
+  for (int i = 0; i < p.num_nodes(); ++i) {
+    doms[i].assign(m.domain(i), m.domain(i) + m.dom_size(i));
+    r.live += m.dom_size(i);
+  }
+  test_support::Exhaustive reduced = test_support::exhaustive(p, &doms);
+  EXPECT_EQ(r.full.feasible, reduced.feasible) << "seed " << seed;
+  if (r.full.feasible && reduced.feasible) EXPECT_EQ(to_string(r.full.cost), to_string(reduced.cost)) << "seed " << seed;
+  return r;
+}
+
 // The reductions never remove a strategy that an optimal feasible answer
 // needs: exhaustive search over the reduced domains finds the same optimum.
 TEST(Reductions, ExactOnRandomInstances) {
   int checked = 0, wiped = 0;
   for (uint64_t seed = 1; seed <= 800; ++seed) {
-    Problem p = test_support::random_instance(seed);
-    test_support::Exhaustive full = test_support::exhaustive(p);
-    SearchModel m;
-    m.build(p);
-    ReduceStats rs = reduce_domains(&m);
-    if (rs.wiped_out) {
-      // A wipe-out claims that no feasible assignment exists.
-      EXPECT_FALSE(full.feasible) << "seed " << seed;
-      ++wiped;
-      continue;
-    }
-    std::vector<std::vector<int32_t>> doms(p.num_nodes());
-    for (int i = 0; i < p.num_nodes(); ++i) doms[i].assign(m.domain(i), m.domain(i) + m.dom_size(i));
-    test_support::Exhaustive reduced = test_support::exhaustive(p, &doms);
-    ASSERT_EQ(full.feasible, reduced.feasible) << "seed " << seed;
-    if (full.feasible) EXPECT_EQ(to_string(full.cost), to_string(reduced.cost)) << "seed " << seed;
-    ++checked;
+    const ReducedCheck r = check_reductions_keep_the_optimum(test_support::random_instance(seed), seed);
+    if (r.rs.wiped_out) ++wiped;
+    else ++checked;
   }
   EXPECT_GT(checked, 200);
   EXPECT_GT(wiped, 5);  // the generator must exercise infeasible instances too
+}
+
+// Every strategy of `p` twice, the copy's own cost raised by 0-2 (the same
+// sometimes), usage and edge entries the same: a repeat of the original (the
+// large benchmark files are made so, scripts/triple.py).
+Problem with_repeats(const Problem& p, uint64_t seed) {
+  Rng rng(seed);
+  Problem q;
+  q.name = p.name + "-repeated";
+  q.interval_lo = p.interval_lo;
+  q.interval_hi = p.interval_hi;
+  for (int i = 0; i < p.num_nodes(); ++i) {
+    for (int s = 0; s < p.num_strategies(i); ++s)
+      for (int copy = 0; copy < 2; ++copy) {
+        const int64_t c = p.cost(i, s);
+        q.node_cost.push_back(copy == 1 && c < kForbidden ? c + int64_t(rng.below(3)) : c);
+        q.node_usage.push_back(p.usage(i, s));
+      }
+    q.strategy_offset.push_back(q.node_cost.size());
+  }
+  for (int e = 0; e < p.num_edges(); ++e) {
+    q.edge_u.push_back(p.edge_u[e]);
+    q.edge_v.push_back(p.edge_v[e]);
+    const int Ku = p.num_strategies(p.edge_u[e]), Kv = p.num_strategies(p.edge_v[e]);
+    for (int a = 0; a < 2 * Ku; ++a)
+      for (int b = 0; b < 2 * Kv; ++b) q.edge_cost.push_back(p.edge_entry(e, a / 2, b / 2));
+    q.edge_cost_offset.push_back(q.edge_cost.size());
+  }
+  q.has_usage_limit = p.has_usage_limit;
+  q.usage_limit = p.usage_limit;
+  finalize_problem(&q);
+  return q;
+}
+
+// Repeats go (every live strategy of a repeated instance has a copy, so about
+// half go), and what is left keeps the optimum: exhaustive search over the
+// reduced domains finds the repeated instance's optimum, which is the
+// original's.
+TEST(Reductions, RepeatsGoAndTheOptimumStays) {
+  int checked = 0;
+  int64_t repeats = 0, live = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    const Problem original = test_support::random_instance(seed, 5, 2);
+    const ReducedCheck r = check_reductions_keep_the_optimum(with_repeats(original, seed), seed);
+    if (r.rs.wiped_out) continue;
+    live += r.live;
+    repeats += r.rs.removed_repeat;
+    if (r.full.feasible)
+      EXPECT_EQ(to_string(r.full.cost), to_string(test_support::exhaustive(original).cost)) << "seed " << seed;
+    ++checked;
+  }
+  EXPECT_GT(checked, 100);
+  // Every copy that survived the other rules has its original beside it.
+  EXPECT_GE(repeats, live) << "live after the reductions " << live;
 }
 
 // Elimination with functional-edge contraction is exact: whenever it needed no
