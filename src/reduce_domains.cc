@@ -84,6 +84,12 @@ IOPDDL_OUT_OF_LINE void remove_repeats(const SearchModel& m, int i, LiveStrategi
   std::vector<std::pair<uint64_t, int>>& sig = *scratch;
   sig.clear();
   const bool timed = m.has_interval(i);
+  // A signature's hash: the usage (when it counts), then entries mixed in.
+  const auto usage_seed = [&](int s) { return timed ? uint64_t(p.usage(i, s)) * 0x9E3779B97F4A7C15ull : 0; };
+  const auto mix = [](uint64_t h, int64_t v) {
+    h = (h ^ uint64_t(v)) * 0x100000001B3ull;
+    return h ^ (h >> 29);
+  };
   // Per incidence, the neighbour's first live strategies (-1: fewer).
   const uint32_t a0 = m.adj_off[i], a1 = m.adj_off[i + 1];
   sampled->assign(size_t(a1 - a0) * kSampled, -1);
@@ -95,13 +101,12 @@ IOPDDL_OUT_OF_LINE void remove_repeats(const SearchModel& m, int i, LiveStrategi
   }
   for (int s = 0; s < p.num_strategies(i); ++s) {
     if (!live->has(i, s)) continue;
-    uint64_t h = timed ? uint64_t(p.usage(i, s)) * 0x9E3779B97F4A7C15ull : 0;
+    uint64_t h = usage_seed(s);
     for (uint32_t a = a0; a < a1; ++a)
       for (int k = 0; k < kSampled; ++k) {
         const int t = (*sampled)[size_t(a - a0) * kSampled + k];
         if (t < 0) break;
-        h = (h ^ uint64_t(entry_key(m, m.adj[a], s, t))) * 0x100000001B3ull;
-        h ^= h >> 29;
+        h = mix(h, entry_key(m, m.adj[a], s, t));
       }
     sig.push_back({h, s});
   }
@@ -109,14 +114,11 @@ IOPDDL_OUT_OF_LINE void remove_repeats(const SearchModel& m, int i, LiveStrategi
   std::sort(sig.begin(), sig.end());  // by hash, then by index
   // The whole signature's hash, for the members of a sampled bucket.
   const auto full_hash = [&](int s) {
-    uint64_t h = timed ? uint64_t(p.usage(i, s)) * 0x9E3779B97F4A7C15ull : 0;
+    uint64_t h = usage_seed(s);
     for (uint32_t a = a0; a < a1; ++a) {
       const Incidence& inc = m.adj[a];
-      for (int t = 0; t < p.num_strategies(inc.other); ++t) {
-        if (!live->has(inc.other, t)) continue;
-        h = (h ^ uint64_t(entry_key(m, inc, s, t))) * 0x100000001B3ull;
-        h ^= h >> 29;
-      }
+      for (int t = 0; t < p.num_strategies(inc.other); ++t)
+        if (live->has(inc.other, t)) h = mix(h, entry_key(m, inc, s, t));
     }
     return h;
   };

@@ -98,6 +98,13 @@ bool prepare(const Problem& p, Prepared* out) {
   return !out->wiped && out->groups.size() > 0;
 }
 
+// Every node at a live strategy drawn at random.
+std::vector<int32_t> random_assignment(const SearchModel& m, Rng* rng) {
+  std::vector<int32_t> a(m.n);
+  for (int i = 0; i < m.n; ++i) a[i] = m.domain(i)[rng->below(uint32_t(m.dom_size(i)))];
+  return a;
+}
+
 std::vector<std::vector<int32_t>> live_domains(const SearchModel& m) {
   std::vector<std::vector<int32_t>> d(m.n);
   for (int i = 0; i < m.n; ++i) d[i].assign(m.domain(i), m.domain(i) + m.dom_size(i));
@@ -205,8 +212,7 @@ TEST(GroupMoves, DeltasExactAndDescentSafe) {
     GroupMoves gm;
     gm.init(pr.m, &pr.groups);
     Rng rng(seed);
-    std::vector<int32_t> a(pr.m.n);
-    for (int i = 0; i < pr.m.n; ++i) a[i] = pr.m.domain(i)[rng.below(uint32_t(pr.m.dom_size(i)))];
+    std::vector<int32_t> a = random_assignment(pr.m, &rng);
     SearchState st;
     st.init(pr.m, a);
     std::vector<double> delta;
@@ -278,8 +284,7 @@ TEST(GroupMoves, DescentEndsWhereNoGroupMoveThatRaisesNothingGains) {
     GroupMoves gm;
     gm.init(pr.m, &pr.groups);
     Rng rng(seed);
-    std::vector<int32_t> a(pr.m.n);
-    for (int i = 0; i < pr.m.n; ++i) a[i] = pr.m.domain(i)[rng.below(uint32_t(pr.m.dom_size(i)))];
+    std::vector<int32_t> a = random_assignment(pr.m, &rng);
     SearchState st;
     st.init(pr.m, a);
     const auto stop = [] { return false; };
@@ -325,8 +330,7 @@ TEST(GroupMoves, RepairKeepsTiesAndBookkeeping) {
     Prepared pr;
     if (!prepare(p, &pr)) continue;
     Rng rng(seed);
-    std::vector<int32_t> a(pr.m.n);
-    for (int i = 0; i < pr.m.n; ++i) a[i] = pr.m.domain(i)[rng.below(uint32_t(pr.m.dom_size(i)))];
+    std::vector<int32_t> a = random_assignment(pr.m, &rng);
     // Every group at one consistent choice, when it has one.
     for (int g = 0; g < pr.groups.size(); ++g)
       for (int c = 0; c < pr.groups.choices(g); ++c) {
