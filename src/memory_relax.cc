@@ -16,32 +16,8 @@ void MemoryRelax::init(const SearchModel& m, Schedule schedule) {
   profile_.assign(p.num_segments() + 1, 0.0);
   needed_ = false;
   if (!m.has_limit || p.num_segments() == 0) return;
-  // Does the limit bind at all? Check the profile of the cheapest strategies.
-  std::vector<double> ratios;
-  double max_use = 0;
-  for (int i = 0; i < m.n; ++i) {
-    if (!m.has_interval(i) || m.dom_size(i) < 2) continue;
-    double cmin = 1e300, cmax = -1e300;
-    int64_t umin = INT64_MAX, umax = INT64_MIN;
-    for (int k = 0; k < m.dom_size(i); ++k) {
-      int s = m.domain(i)[k];
-      double c = m.node_cost(i, s);
-      if (c >= m.big) continue;
-      cmin = std::min(cmin, c);
-      cmax = std::max(cmax, c);
-      umin = std::min(umin, m.usage(i, s));
-      umax = std::max(umax, m.usage(i, s));
-    }
-    if (umax > umin && cmax > cmin) ratios.push_back((cmax - cmin) / double(umax - umin));
-    max_use = std::max(max_use, double(umax));
-  }
   needed_ = true;
-  if (ratios.empty()) {
-    rate_ = 1.0 / std::max(1.0, max_use);
-  } else {
-    std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
-    rate_ = ratios[ratios.size() / 2];
-  }
+  rate_ = m.memory_rate > 0 ? m.memory_rate : typical_memory_rate(m);
   if (schedule_ == Schedule::kNodes) {
     w_.assign(m.n, 0.0);
     lo_.assign(m.n, 0.0);

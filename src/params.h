@@ -90,6 +90,8 @@ namespace iopddl {
   /* elimination (elimination.cc) */                                                                            \
   X(degree2_budget, double, 16777216.0, 0.0, 1e12, "largest K_i x K_a x K_b table a degree-2 elimination builds") \
   X(contract_budget, double, 4.0, 0.0, 1e6, "functional-edge folding work, per live strategy")                  \
+  X(dominance_budget, double, 0.0, 0.0, 1e12,                                                                   \
+    "dominated strategies are removed at nodes whose live strategies meet at most this many edge entries in all (0: off; 4096 covers K's and M's)") \
   X(sweep_budget, double, 32.0, 0.0, 1e6, "belief-sweep work per decision, per live strategy")                 \
   /* the CLI's deadline (native/main.cc) */                                                                     \
   X(stop_margin_share, double, 0.3, 0.0, 1.0, "the CLI stops searching early by at most this share of the timeout ...") \

@@ -1,6 +1,7 @@
 #include "reduce_domains.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "int128.h"
 #include "out_of_line.h"
@@ -156,10 +157,126 @@ IOPDDL_OUT_OF_LINE void remove_repeats(const SearchModel& m, int i, LiveStrategi
   }
 }
 
+// Dominated strategies at node i (Goldstein's dead-end elimination): b goes
+// when some other live a uses no more memory (under a limit) and, whatever the neighbours
+// choose among their live strategies, costs no more:
+//   unary(b) - unary(a) + sum over edges of min over t (E(b,t) - E(a,t)) >= 0,
+// where t runs over the neighbour's strategies that b may meet (a forbidden
+// entry of a there rules a out). Any answer with b then costs no less with a,
+// and fits as well. Judged against `live` as it was before the pass (a
+// smaller neighbour domain only raises the minimums), so the pass's verdicts
+// do not depend on the order of the nodes; the removals land in `gone`.
+//
+// The live strategies' rows are copied side by side first (a node whose rows
+// hold more than `budget` entries is skipped). Each edge's term is at most
+// its value at t = where b's row is cheapest, so the sum of those values
+// bounds the whole from above: a pair starts from that bound and replaces it
+// term by term with the true minimum, stopping once it is negative.
+struct DominanceScratch {
+  std::vector<int32_t> strategies;
+  std::vector<uint32_t> col_off;  // incidence e's live partners: columns col_off[e] .. col_off[e + 1]
+  std::vector<int64_t> rows;      // strategy x's entries: rows[x * width + column]; forbidden: INT64_MAX
+  std::vector<uint32_t> cheapest; // strategy x, incidence e: the column of its row's least allowed entry
+  std::vector<char> out;
+};
+
+IOPDDL_OUT_OF_LINE void find_dominated(const SearchModel& m, int i, const LiveStrategies& live, double budget,
+                                       DominanceScratch* sc, std::vector<std::pair<int, int>>* gone) {
+  const Problem& p = *m.p;
+  std::vector<int32_t>& L = sc->strategies;
+  L.clear();
+  for (int s = 0; s < p.num_strategies(i); ++s)
+    if (live.has(i, s)) L.push_back(s);
+  const int k = int(L.size());
+  if (k < 2) return;
+  const uint32_t a0 = m.adj_off[i];
+  const int degree = int(m.adj_off[i + 1] - a0);
+  sc->col_off.assign(1, 0);
+  for (int e = 0; e < degree; ++e) sc->col_off.push_back(sc->col_off.back() + live.count[m.adj[a0 + e].other]);
+  const size_t width = sc->col_off.back();
+  if (double(k) * double(width) > budget) return;
+  // Unary costs are doubles; they are exact integers below 2^52.
+  for (int s : L)
+    if (!(std::abs(m.node_cost(i, s)) < 4503599627370496.0)) return;
+  sc->rows.resize(size_t(k) * width);
+  sc->cheapest.assign(size_t(k) * degree, UINT32_MAX);
+  for (int e = 0; e < degree; ++e) {
+    const Incidence& inc = m.adj[a0 + e];
+    // Along the matrix's rows (this end is the edge's u) or down its columns.
+    const auto put = [&](int x, uint32_t c, int t) {
+      const int64_t v = m.pair_raw(inc, L[x], t);
+      sc->rows[size_t(x) * width + c] = v >= kForbiddenThreshold ? INT64_MAX : v;
+    };
+    const int kt = p.num_strategies(inc.other);
+    if (inc.self_is_u) {
+      for (int x = 0; x < k; ++x)
+        for (int t = 0, c = int(sc->col_off[e]); t < kt; ++t)
+          if (live.has(inc.other, t)) put(x, uint32_t(c++), t);
+    } else {
+      for (int t = 0, c = int(sc->col_off[e]); t < kt; ++t)
+        if (live.has(inc.other, t)) {
+          for (int x = 0; x < k; ++x) put(x, uint32_t(c), t);
+          ++c;
+        }
+    }
+    for (int x = 0; x < k; ++x) {
+      const int64_t* r = &sc->rows[size_t(x) * width];
+      uint32_t best = UINT32_MAX;
+      for (uint32_t j = sc->col_off[e]; j < sc->col_off[e + 1]; ++j)
+        if (r[j] != INT64_MAX && (best == UINT32_MAX || r[j] < r[best])) best = j;
+      sc->cheapest[size_t(x) * degree + e] = best;
+    }
+  }
+  // Memory counts where there is a limit to meet.
+  const bool timed = m.has_limit && m.has_interval(i);
+  sc->out.assign(k, 0);
+  for (int x = 0; x < k; ++x) {
+    const int b = L[x];
+    const int64_t* rb = &sc->rows[size_t(x) * width];
+    const uint32_t* cb = &sc->cheapest[size_t(x) * degree];
+    for (int y = 0; y < k && !sc->out[x]; ++y) {
+      if (y == x || sc->out[y]) continue;
+      const int a = L[y];
+      if (timed && p.usage(i, a) > p.usage(i, b)) continue;
+      const int64_t* ra = &sc->rows[size_t(y) * width];
+      // The bound: each term at b's cheapest column (none: b meets nothing
+      // there, after arc consistency only if the reductions were cut short,
+      // and the term is 0).
+      Int128 bound = Int128(int64_t(m.node_cost(i, b))) - Int128(int64_t(m.node_cost(i, a)));
+      bool ruled_out = false;
+      for (int e = 0; e < degree && !ruled_out; ++e) {
+        if (cb[e] == UINT32_MAX) continue;
+        if (ra[cb[e]] == INT64_MAX) ruled_out = true;
+        else bound += rb[cb[e]] - ra[cb[e]];
+      }
+      if (ruled_out) continue;
+      for (int e = 0; e < degree && bound >= 0; ++e) {
+        if (cb[e] == UINT32_MAX) continue;
+        const int64_t at_cheapest = rb[cb[e]] - ra[cb[e]];
+        int64_t term = at_cheapest;
+        for (uint32_t j = sc->col_off[e]; j < sc->col_off[e + 1]; ++j) {
+          if (rb[j] == INT64_MAX) continue;
+          if (ra[j] == INT64_MAX) {
+            term = INT64_MIN;
+            break;
+          }
+          term = std::min(term, rb[j] - ra[j]);
+        }
+        if (term == INT64_MIN) bound = -1;
+        else bound -= at_cheapest - term;
+      }
+      if (bound >= 0) sc->out[x] = 1;
+    }
+  }
+  for (int x = 0; x < k; ++x)
+    if (sc->out[x]) gone->push_back({i, L[x]});
+}
+
 }  // namespace
 
 ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_stop) {
   ReduceStats st;
+  m->memory_rate = 0;
   const Problem& p = *m->p;
   const int n = m->n;
   LiveStrategies live{p, std::vector<char>(p.total_strategies(), 0), std::vector<int>(n)};
@@ -242,6 +359,35 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
     for (int i = 0; i < n; ++i) {
       if (should_stop && (i & 255) == 0 && (*should_stop)()) break;
       if (live.count[i] > 1) remove_repeats(*m, i, &live, &st.removed_repeat, &scratch, &sampled);
+    }
+  }
+  // 5. Dominated strategies, in passes over the nodes next to a removal;
+  // the memory prices' scale is measured first (search_model.h).
+  if (!st.wiped_out) m->memory_rate = typical_memory_rate(*m, &live.keep);
+  if (!st.wiped_out && m->params.dominance_budget > 0) {
+    DominanceScratch scratch;
+    std::vector<std::pair<int, int>> gone;
+    std::vector<int> nodes(n);
+    for (int i = 0; i < n; ++i) nodes[i] = i;
+    std::vector<char> mark(n, 0);
+    for (int pass = 0; pass < 8 && !nodes.empty(); ++pass) {
+      gone.clear();
+      for (size_t k = 0; k < nodes.size(); ++k) {
+        if (should_stop && (k & 255) == 0 && (*should_stop)()) break;
+        find_dominated(*m, nodes[k], live, m->params.dominance_budget, &scratch, &gone);
+      }
+      for (const auto& g : gone) live.remove(g.first, g.second, &st.removed_dominated);
+      nodes.clear();
+      for (const auto& g : gone)
+        for (uint32_t a = m->adj_off[g.first]; a < m->adj_off[g.first + 1]; ++a) {
+          const int o = m->adj[a].other;
+          if (!mark[o] && live.count[o] > 1) {
+            mark[o] = 1;
+            nodes.push_back(o);
+          }
+        }
+      std::sort(nodes.begin(), nodes.end());
+      for (int o : nodes) mark[o] = 0;
     }
   }
   if (st.wiped_out) {

@@ -1,9 +1,9 @@
 // Exact domain reductions: remove strategies that no feasible, forbidden-free
-// assignment can use, and strategies that only repeat a cheaper one of the
-// same node (same usage, same entries on every edge). An optimal answer
-// always survives (every one, but for the repeats' equal-cost copies), so
-// nothing needs undoing: the search runs on the live strategies with their
-// original indices.
+// assignment can use, strategies that only repeat a cheaper one of the same
+// node (same usage, same entries on every edge), and strategies that another
+// of the same node dominates (no more memory, and never dearer whatever the
+// neighbours choose). An optimal answer always survives, so nothing needs
+// undoing: the search runs on the live strategies with their original indices.
 #pragma once
 #include <functional>
 #include <cstdint>
@@ -17,6 +17,7 @@ struct ReduceStats {
   int64_t removed_arc = 0;             // no allowed partner on some edge
   int64_t removed_memory = 0;          // cannot fit even with every other node at its minimum
   int64_t removed_repeat = 0;          // repeats a cheaper strategy of its node (usage and every edge entry)
+  int64_t removed_dominated = 0;       // another strategy of its node is never dearer and uses no more memory
   int64_t nodes_fixed = 0;             // nodes left with one strategy
   bool wiped_out = false;              // a domain emptied: no feasible assignment exists
 };

@@ -126,4 +126,37 @@ void SearchModel::build_matrices() {
   }
 }
 
+double typical_memory_rate(const SearchModel& m, const std::vector<char>* keep) {
+  const Problem& p = *m.p;
+  std::vector<double> ratios;
+  double max_use = 0;
+  for (int i = 0; i < m.n; ++i) {
+    if (!m.has_interval(i)) continue;
+    double cmin = 1e300, cmax = -1e300;
+    int64_t umin = INT64_MAX, umax = INT64_MIN;
+    int count = 0;
+    const auto take = [&](int s) {
+      ++count;
+      const double c = m.node_cost(i, s);
+      if (c >= m.big) return;
+      cmin = std::min(cmin, c);
+      cmax = std::max(cmax, c);
+      umin = std::min(umin, m.usage(i, s));
+      umax = std::max(umax, m.usage(i, s));
+    };
+    if (keep) {
+      for (int s = 0; s < p.num_strategies(i); ++s)
+        if ((*keep)[p.strategy_offset[i] + s]) take(s);
+    } else {
+      for (int k = 0; k < m.dom_size(i); ++k) take(m.domain(i)[k]);
+    }
+    if (count < 2) continue;
+    if (umax > umin && cmax > cmin) ratios.push_back((cmax - cmin) / double(umax - umin));
+    max_use = std::max(max_use, double(umax));
+  }
+  if (ratios.empty()) return 1.0 / std::max(1.0, max_use);
+  std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
+  return ratios[ratios.size() / 2];
+}
+
 }  // namespace iopddl

@@ -49,6 +49,11 @@ struct SearchModel {
   // The tuned values (params.h), read by every stage; solve() sets them from
   // its options.
   Params params;
+  // The scale the memory prices start from (typical_memory_rate), as
+  // reduce_domains measured it before removing dominated strategies: those
+  // are never needed, but dropping them narrows the nodes' cost and usage
+  // ranges and so would move the prices. 0: not measured (measure the domains).
+  double memory_rate = 0;
 
   // Forbidden entries (>= 10^17) cost `big` in the search: more than every
   // finite entry together, so fewer forbidden entries always wins, yet small
@@ -98,5 +103,12 @@ struct SearchModel {
   }
   bool has_interval(int i) const { return p->seg_lo[i] < p->seg_hi[i]; }
 };
+
+// A typical cost per unit of memory: over the nodes with an interval and two
+// strategies or more, the median of (dearest - cheapest) / (most - least
+// usage) among their allowed strategies; 1 / the largest usage where no node
+// trades cost for memory. Over the strategies s of node i with
+// keep[strategy_offset[i] + s] (null: the live domains).
+double typical_memory_rate(const SearchModel& m, const std::vector<char>* keep = nullptr);
 
 }  // namespace iopddl

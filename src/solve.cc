@@ -86,7 +86,8 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   result.stats.strategies_total = int64_t(model.dom.size());
   const std::function<bool()> should_stop = [&ctx] { return ctx.should_stop(); };
   s.rs = reduce_domains(&model, &should_stop);
-  result.stats.strategies_removed = s.rs.removed_forbidden_node + s.rs.removed_arc + s.rs.removed_memory + s.rs.removed_repeat;
+  result.stats.strategies_removed = s.rs.removed_forbidden_node + s.rs.removed_arc + s.rs.removed_memory + s.rs.removed_repeat +
+                                    s.rs.removed_dominated;
   result.stats.nodes_fixed = s.rs.nodes_fixed;
   result.stats.reduce_seconds = ctx.elapsed();
   ctx.model = &model;
