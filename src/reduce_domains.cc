@@ -220,7 +220,7 @@ IOPDDL_OUT_OF_LINE void find_dominated(const SearchModel& m, int i, const LiveSt
         }
     }
     for (int x = 0; x < k; ++x) {
-      const int64_t* r = &sc->rows[size_t(x) * width];
+      const int64_t* r = sc->rows.data() + size_t(x) * width;
       uint32_t best = UINT32_MAX;
       for (uint32_t j = sc->col_off[e]; j < sc->col_off[e + 1]; ++j)
         if (r[j] != INT64_MAX && (best == UINT32_MAX || r[j] < r[best])) best = j;
@@ -232,13 +232,13 @@ IOPDDL_OUT_OF_LINE void find_dominated(const SearchModel& m, int i, const LiveSt
   sc->out.assign(k, 0);
   for (int x = 0; x < k; ++x) {
     const int b = L[x];
-    const int64_t* rb = &sc->rows[size_t(x) * width];
-    const uint32_t* cb = &sc->cheapest[size_t(x) * degree];
+    const int64_t* rb = sc->rows.data() + size_t(x) * width;
+    const uint32_t* cb = sc->cheapest.data() + size_t(x) * degree;
     for (int y = 0; y < k && !sc->out[x]; ++y) {
       if (y == x || sc->out[y]) continue;
       const int a = L[y];
       if (timed && p.usage(i, a) > p.usage(i, b)) continue;
-      const int64_t* ra = &sc->rows[size_t(y) * width];
+      const int64_t* ra = sc->rows.data() + size_t(y) * width;
       // The bound: each term at b's cheapest column (none: b meets nothing
       // there, after arc consistency only if the reductions were cut short,
       // and the term is 0).
