@@ -272,6 +272,18 @@ IOPDDL_OUT_OF_LINE void find_dominated(const SearchModel& m, int i, const LiveSt
     if (sc->out[x]) gone->push_back({i, L[x]});
 }
 
+// Queues node i's neighbours that are not queued yet (the reductions' work
+// lists: a removal at i can only change what its neighbours may lose).
+void queue_neighbours(const SearchModel& m, int i, std::vector<char>* queued, std::vector<int>* queue) {
+  for (uint32_t a = m.adj_off[i]; a < m.adj_off[i + 1]; ++a) {
+    const int o = m.adj[a].other;
+    if (!(*queued)[o]) {
+      (*queued)[o] = 1;
+      queue->push_back(o);
+    }
+  }
+}
+
 }  // namespace
 
 ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_stop) {
@@ -307,10 +319,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
       if (live.count[i] == 0) { st.wiped_out = true; break; }
       if (changed) {
         changed_any = true;
-        for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a) {
-          int o = m->adj[a].other;
-          if (!queued[o]) { queued[o] = 1; queue.push_back(o); }
-        }
+        queue_neighbours(*m, i, &queued, &queue);
       }
     }
     queue.clear();
@@ -342,10 +351,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
       }
       if (changed) {
         changed_any = true;
-        for (uint32_t a = m->adj_off[i]; a < m->adj_off[i + 1]; ++a) {
-          int o = m->adj[a].other;
-          if (!queued[o]) { queued[o] = 1; queue.push_back(o); }
-        }
+        queue_neighbours(*m, i, &queued, &queue);
       }
     }
   }
@@ -378,14 +384,7 @@ ReduceStats reduce_domains(SearchModel* m, const std::function<bool()>* should_s
       }
       for (const auto& g : gone) live.remove(g.first, g.second, &st.removed_dominated);
       nodes.clear();
-      for (const auto& g : gone)
-        for (uint32_t a = m->adj_off[g.first]; a < m->adj_off[g.first + 1]; ++a) {
-          const int o = m->adj[a].other;
-          if (!mark[o] && live.count[o] > 1) {
-            mark[o] = 1;
-            nodes.push_back(o);
-          }
-        }
+      for (const auto& g : gone) queue_neighbours(*m, g.first, &mark, &nodes);
       std::sort(nodes.begin(), nodes.end());
       for (int o : nodes) mark[o] = 0;
     }
