@@ -16,6 +16,11 @@
 //
 //   node wasm/profile.mjs FILE [--dist build-wasm-profiling/dist] [--threads 1]
 //                         [--seed 1] [--rounds 30 | --seconds S] [--top 25] [--keep DIR] [--perf]
+//                         [--set NAME=VALUE ...]
+//
+// --set NAME=VALUE (repeatable): a search parameter (the package's params, the
+// CLI's --set), e.g. proof_max_strategies=0 to profile a same-work run
+// without the proof search.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +30,7 @@ import { opt, root } from './bench-args.mjs';
 
 const file = process.argv[2];
 if (!file || file.startsWith('--')) {
-  console.error('usage: node wasm/profile.mjs FILE [--dist DIR] [--threads N] [--seed S] [--rounds R | --seconds S] [--top N] [--keep DIR] [--perf]');
+  console.error('usage: node wasm/profile.mjs FILE [--dist DIR] [--threads N] [--seed S] [--rounds R | --seconds S] [--top N] [--keep DIR] [--perf] [--set NAME=VALUE ...]');
   process.exit(2);
 }
 const dist = resolve(root, opt('--dist', 'build-wasm-profiling/dist'));
@@ -34,6 +39,12 @@ const seed = opt('--seed', '1');
 const seconds = Number(opt('--seconds', '0'));
 const rounds = Number(opt('--rounds', seconds > 0 ? '0' : '30'));
 const top = Number(opt('--top', '25'));
+const params = Object.fromEntries(process.argv.flatMap((a, i) => (a === '--set' && i + 1 < process.argv.length ? [process.argv[i + 1]] : []))
+  .map((kv) => {
+    const at = kv.indexOf('=');
+    if (at <= 0 || !Number.isFinite(Number(kv.slice(at + 1)))) throw new Error(`--set ${kv}: expected NAME=NUMBER`);
+    return [kv.slice(0, at), Number(kv.slice(at + 1))];
+  }));
 
 if (process.env.IOPDDL_PROFILE_CHILD) {
   // The profiled run: load, then one solve; the load is on the main thread,
@@ -43,7 +54,7 @@ if (process.env.IOPDDL_PROFILE_CHILD) {
   const problem = await solver.loadFile(file);
   const t0 = performance.now();
   const r = await problem.solve({ threads, seed: BigInt(seed), maxRounds: rounds,
-    timeLimitMs: seconds > 0 ? seconds * 1000 : 3600 * 1000 });
+    timeLimitMs: seconds > 0 ? seconds * 1000 : 3600 * 1000, ...(Object.keys(params).length ? { params } : {}) });
   console.log(`solve: ${((performance.now() - t0) / 1000).toFixed(3)} s, cost ${r.cost}, ${r.stats.rounds} rounds`);
   await solver.dispose();
   process.exit(0);
