@@ -11,6 +11,7 @@ folder, since the contest hands the binary plain JSON.
   scripts/bench.py --fraction 0.25 --runs 3 # a quarter of each timeout, median of 3
   scripts/bench.py --only A G --threads 2
   scripts/bench.py --renumber 7             # nodes renumbered at random (seed 7)
+  scripts/bench.py --only K --save answers  # keep every run's answer, named by its cost
   scripts/bench.py --only V --set restarts=0  # a search parameter (repeatable)
   scripts/bench.py --emulate-cores 8 --only K M S
       # 8 threads, each with the CPU it would have on 8 cores: the timeout
@@ -113,6 +114,8 @@ def main():
                     help="run on each instance with its nodes renumbered at random (seed SEED), score on the original")
     ap.add_argument("--emulate-cores", type=int, metavar="N",
                     help="N threads with N / cores times each timeout: the CPU per thread of an N-core machine")
+    ap.add_argument("--save", metavar="DIR",
+                    help="keep each run's answer (on the original numbering) as DIR/INSTANCE.seedS.COST.txt")
     args = ap.parse_args()
     if args.emulate_cores:
         args.threads = args.emulate_cores
@@ -160,6 +163,11 @@ def main():
                 if m:
                     own = int(m.group(1))
             cost, feasible = evaluate(args.binary, path, sol, cache)
+            if args.save and sol:
+                os.makedirs(args.save, exist_ok=True)
+                name = f"{row['instance']}.seed{args.seed + r}.{cost if feasible else 'infeasible'}.txt"
+                with open(os.path.join(args.save, name), "w") as f:
+                    f.write(sol + "\n")
             results.append((cost if feasible and cost else None, feasible, own, wall, usage.ru_maxrss / 1024, proven))
         feas = [x for x in results if x[0] is not None]
         if feas:

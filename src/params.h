@@ -57,6 +57,7 @@ namespace iopddl {
   X(proof_round_nodes, int, 4, 1, 1000000, "proof tree nodes per run when a round budget is set")              \
   X(proof_branch_classes, int, 1, 0, 1, "branch on a node's usage classes (values alike on every memory piece) rather than its values") \
   X(proof_steps, int, 600, 1, 1000000, "multiplier steps at most per proof tree node")                          \
+  X(proof_passes_per_step, int, 3, 1, 1000, "message-passing passes per multiplier step of a proof tree node's bound") \
   X(proof_stall, int, 60, 1, 1000000, "... and at most this many without a gain")                               \
   X(proof_trend_window, int, 20, 1, 1000000, "the pace of a tree node's bound is its gain over this many steps")   \
   X(proof_trend_horizon, double, 100.0, 0.0, 1e9,                                                                 \
@@ -67,7 +68,7 @@ namespace iopddl {
   /* the rounding role (penalised_rounding.cc) */                                                               \
   X(rounding_floor, double, 0.9, 0.0, 0.95,                                                                       \
     "a rounding's least share of the thread that holds it (half that with one thread), a role: whole while its messages settle (schedule_role_warmup), then as far as its yield earns it") \
-  X(passes_per_price, int, 3, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
+  X(passes_per_price, int, 5, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
   /* memory prices (memory_relax.cc) */                                                                         \
   X(first_price, double, 0.05, 1e-9, 1e9, "a node's first price, as a share of the typical cost per unit of memory") \
   X(dual_stall, int, 4, 1, 1000000, "subgradient steps without a better dual before the step shrinks")          \

@@ -392,7 +392,7 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
     mp_.set_extra(view_extra_);
     // A pass cut short leaves messages whose bound still holds: the step is
     // redone from them.
-    for (int r = 0; r < prm.passes_per_price; ++r)
+    for (int r = 0; r < prm.proof_passes_per_step; ++r)
       if (!mp_.iterate(&rounded_, should_stop)) return false;
     double mag = 0;
     const double offset = w->relax.penalty_offset();
