@@ -1,5 +1,5 @@
-// What the package's benchmark scripts (bench.mjs, bench-mechanisms.mjs)
-// share: the repository's root, their command-line options, the CLI's
+// What the package's benchmark scripts (bench.mjs, bench-mechanisms.mjs,
+// profile.mjs) share: the repository's root, their command-line options, the CLI's
 // path and the shared instances' list (best_known.tsv).
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,6 +18,21 @@ export function opt(name, def) {
 export function only(def) {
   const at = args.indexOf('--only');
   return at >= 0 ? args.slice(at + 1).filter((a) => !a.startsWith('--')) : def;
+}
+
+/**
+ * The search parameters given as `--set NAME=VALUE` (repeatable): `sets`, the
+ * texts as given (for the CLI's --set), and `params`, { NAME: number } (the
+ * package's params). Throws on a value that is not a number.
+ */
+export function searchParams() {
+  const sets = args.flatMap((a, i) => (a === '--set' && i + 1 < args.length ? [args[i + 1]] : []));
+  const params = Object.fromEntries(sets.map((kv) => {
+    const at = kv.indexOf('=');
+    if (at <= 0 || !Number.isFinite(Number(kv.slice(at + 1)))) throw new Error(`--set ${kv}: expected NAME=NUMBER`);
+    return [kv.slice(0, at), Number(kv.slice(at + 1))];
+  }));
+  return { sets, params };
 }
 
 /** The CLI's path (`--native`, default build/iopddl); throws when it is not built. */

@@ -24,7 +24,7 @@
 // DIR holds best_known.tsv and the instances (default ../shared/benchmarks).
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { instances, nativeCli, only, opt, root } from './bench-args.mjs';
+import { instances, nativeCli, only, opt, root, searchParams } from './bench-args.mjs';
 
 const threadCounts = opt('--threads', '1,2').split(',').map(Number);
 const seconds = Number(opt('--seconds', '20'));
@@ -32,12 +32,7 @@ const seed = opt('--seed', '1');
 const native = nativeCli();
 const dist = resolve(root, opt('--dist', 'dist'));
 const rounds = Number(opt('--rounds', '0'));
-const sets = process.argv.flatMap((a, i) => (a === '--set' && i + 1 < process.argv.length ? [process.argv[i + 1]] : []));
-const params = Object.fromEntries(sets.map((kv) => {
-  const at = kv.indexOf('=');
-  if (at <= 0 || !Number.isFinite(Number(kv.slice(at + 1)))) throw new Error(`--set ${kv}: expected NAME=NUMBER`);
-  return [kv.slice(0, at), Number(kv.slice(at + 1))];
-}));
+const { sets, params } = searchParams();
 
 const { createSolver } = await import(join(dist, 'node.mjs'));
 

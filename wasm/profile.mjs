@@ -26,7 +26,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { opt, root } from './bench-args.mjs';
+import { opt, root, searchParams } from './bench-args.mjs';
 
 const file = process.argv[2];
 if (!file || file.startsWith('--')) {
@@ -39,12 +39,7 @@ const seed = opt('--seed', '1');
 const seconds = Number(opt('--seconds', '0'));
 const rounds = Number(opt('--rounds', seconds > 0 ? '0' : '30'));
 const top = Number(opt('--top', '25'));
-const params = Object.fromEntries(process.argv.flatMap((a, i) => (a === '--set' && i + 1 < process.argv.length ? [process.argv[i + 1]] : []))
-  .map((kv) => {
-    const at = kv.indexOf('=');
-    if (at <= 0 || !Number.isFinite(Number(kv.slice(at + 1)))) throw new Error(`--set ${kv}: expected NAME=NUMBER`);
-    return [kv.slice(0, at), Number(kv.slice(at + 1))];
-  }));
+const { params } = searchParams();
 
 if (process.env.IOPDDL_PROFILE_CHILD) {
   // The profiled run: load, then one solve; the load is on the main thread,
