@@ -40,6 +40,8 @@ class NeighbourhoodSearch {
   void init(const SearchModel& m, EliminationSolver* elim, LocalSearch* ls, const TiedGroups* groups = nullptr);
   // Starts from `best` (an assignment within the limit) and its cost.
   void reset(const std::vector<int32_t>& best);
+  // A restarted search learns afresh which kinds of move pay.
+  void restart_kinds() { kinds_.init(kKinds, m_->params, 0); }
   bool ready() const { return ready_; }
   // Where the kinds of move are counted, when set.
   MechanismCounts* counts = nullptr;

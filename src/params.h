@@ -19,6 +19,11 @@ namespace iopddl {
   X(restart_stall_factor, double, 1.0, 0.0, 1e6,                                                                \
     "stalled: no improvement for this many times as long as the epoch took to reach its best")                 \
   X(restart_min_stall, double, 5.0, 0.0, 1e9, "stalled: and no improvement for at least this many seconds")     \
+  X(probe_epochs, int, 3, 0, 1000,                                                                              \
+    "the opening: this many epochs of equal length, each from the first answer, then the search goes on from the best of them (0 or 1: none)") \
+  X(probe_share, double, 0.25, 0.0, 1.0, "the opening's share of the solve's time")                            \
+  X(probe_min_seconds, double, 10.0, 0.0, 1e9,                                                                  \
+    "no opening when a probe would get fewer seconds than this (too short a run to tell a good basin from a bad one)") \
   /* set-up (solve.cc) */                                                                                       \
   X(contraction_min_removed, double, 0.1, 0.0, 1.0,                                                             \
     "contract tied groups only when that removes at least this share of the nodes (each copy of the matrices costs memory in the problem's size)") \
@@ -74,7 +79,7 @@ namespace iopddl {
   X(dual_stall, int, 4, 1, 1000000, "subgradient steps without a better dual before the step shrinks")          \
   X(dual_shrink, double, 0.6, 0.01, 1.0, "the subgradient step factor's shrink after a stall")                  \
   X(dual_step_floor, double, 0.02, 0.0, 1.0, "the subgradient step factor never shrinks below this")            \
-  X(restart_price_spread, double, 4.0, 0.0, 60.0,                                                              \
+  X(restart_price_spread, double, 0.0, 0.0, 60.0,                                                              \
     "after a restart, a node's first price is scaled by 2^u, u uniform over a range this wide around 0")       \
   /* neighbourhood search (neighbourhood_search.cc) */                                                          \
   X(window_min, int, 16, 1, 1000000, "the smallest connected or time window, in nodes")                         \

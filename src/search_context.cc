@@ -72,11 +72,37 @@ bool SearchContext::restart_if_stalled(double factor, double min_seconds) {
   const double now = elapsed();
   if (!has_cost(epoch_best_cost_)) return false;  // nothing within the limit yet: keep searching
   if (now - epoch_improved_at_ < std::max(min_seconds, factor * (epoch_improved_at_ - epoch_start_))) return false;
+  start_epoch(now);
+  return true;
+}
+
+bool SearchContext::next_epoch_due(int probes, double share, double min_probe, double factor, double min_seconds) {
+  const int e = epoch.load();
+  const double total = std::chrono::duration<double>(solve_end - start).count();
+  // No end (a session without a time limit) or probes too short: no opening.
+  if (probes <= 1 || e >= probes || !(total < 1e8) || share * total / probes < min_probe)
+    return restart_if_stalled(factor, min_seconds);
+  std::lock_guard<std::mutex> lock(epoch_mu_);
+  const double now = elapsed();
+  if (e != epoch.load() || !has_cost(epoch_best_cost_)) return false;
+  if (now < share * total * double(e + 1) / double(probes)) return false;
+  start_epoch(now);
+  if (e + 1 == probes) {  // the probes are over: go on from their best
+    epoch_best_ = probes_best_;
+    epoch_best_cost_ = probes_best_cost_;
+  }
+  return true;
+}
+
+void SearchContext::start_epoch(double now) {
+  if (epoch_best_cost_ < probes_best_cost_) {
+    probes_best_.swap(epoch_best_);
+    probes_best_cost_ = epoch_best_cost_;
+  }
   epoch.fetch_add(1);
   epoch_best_.clear();
   epoch_best_cost_ = kNoCost;
   epoch_start_ = epoch_improved_at_ = now;
-  return true;
 }
 
 }  // namespace iopddl

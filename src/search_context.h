@@ -77,8 +77,9 @@ struct SearchContext {
 
   // Restarts (worker.cc): the search runs in epochs. Within an epoch the
   // threads share the epoch's own best (not the global incumbent, which keeps
-  // every epoch's answers); when the epoch's best has not improved for long
-  // enough, the next epoch starts every thread afresh.
+  // every epoch's answers); the opening's epochs end on the clock, later ones
+  // when their best has not improved for long enough; the next epoch starts
+  // every thread afresh.
   std::atomic<int> epoch{0};
   // Offers an answer within the limit, found in `epoch`, to that epoch's best.
   void offer_epoch(int epoch, const std::vector<int32_t>& a, double cost);
@@ -88,6 +89,15 @@ struct SearchContext {
   // `factor` times as long as the epoch took to reach it, and at least
   // `min_seconds`. True if it did.
   bool restart_if_stalled(double factor, double min_seconds);
+  // The opening: while fewer than `probes` epochs have run, the next starts
+  // once its share of the first `share` of the solve's time is over (and
+  // the epoch has an answer within the limit); the epoch after the last
+  // probe starts with the best answer of all the probes as its own best.
+  // Later epochs follow the stall rule. True if it started an epoch.
+  // No opening when a probe would be shorter than `min_probe` seconds.
+  bool next_epoch_due(int probes, double share, double min_probe, double factor, double min_seconds);
+  // The whole solve's end (a session's slices move `deadline`, not this).
+  std::chrono::steady_clock::time_point solve_end = std::chrono::steady_clock::time_point::max();
 
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -109,6 +119,9 @@ struct SearchContext {
   std::vector<int32_t> epoch_best_;
   double epoch_best_cost_ = kNoCost;
   double epoch_start_ = 0, epoch_improved_at_ = 0;
+  std::vector<int32_t> probes_best_;  // the best answer of the epochs ended so far
+  double probes_best_cost_ = kNoCost;
+  void start_epoch(double now);  // under epoch_mu_
   void stop_if_proven();
 };
 

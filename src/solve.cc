@@ -51,7 +51,7 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   ctx.start = std::chrono::steady_clock::now();
   const double limit_s = std::max(0.0, options.time_limit_seconds);
   s.deadline = ctx.start + std::chrono::microseconds(int64_t(std::min(limit_s, 1e9) * 1e6));
-  ctx.deadline = s.deadline;
+  ctx.deadline = ctx.solve_end = s.deadline;
   ctx.options = &s.options;
   s.finished = true;  // until the set-up below succeeds
 

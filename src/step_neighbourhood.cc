@@ -29,7 +29,7 @@ class NeighbourhoodStep : public SearchStep {
     }
     int64_t budget = t.prm.lns_round_moves;
     const std::function<bool()> go = [&] { return t.counted() ? budget-- > 0 : more(); };
-    const std::function<double()> seconds = [&] { return t.ctx->elapsed(); };
+    const std::function<double()> seconds = [&] { return t.ctx->elapsed() - t0_; };
     t.ctx->count(Counter::windows, lns_.run(t.weight, t.relax.needed(), &t.rng, t.counted() ? nullptr : &seconds, go, t.stop,
                                             [&](const std::vector<int32_t>& a, double cost) {
                                               // The fall is counted per kind of move by lns_.
@@ -40,7 +40,15 @@ class NeighbourhoodStep : public SearchStep {
     return !t.ctx->should_stop();
   }
 
+  void restart(ThreadState& t) override {
+    if (inited_) {
+      t0_ = t.ctx->elapsed();
+      lns_.restart_kinds();
+    }
+  }
+
  private:
+  double t0_ = 0;  // the epoch's start: the kinds' schedule runs from it
   NeighbourhoodSearch lns_;
   bool inited_ = false;
 };

@@ -36,6 +36,7 @@ class RoundingStep : public SearchStep {
         refused_ = true;
         return true;
       }
+      slot_ = slot;
       pr_.init(t.m, slot, t.ctx->contraction);
       inited_ = t.holds_rounding = true;
     }
@@ -54,13 +55,16 @@ class RoundingStep : public SearchStep {
   }
 
   void restart(ThreadState& t) override {
-    if (inited_) pr_.restart_diversified(&t.rng);
+    if (!inited_) return;
+    pr_.init(t.m, slot_, t.ctx->contraction);
+    pr_.restart_diversified(&t.rng);
   }
 
  private:
   PenalisedRounding pr_;
   bool inited_ = false, refused_ = false;
   int64_t calls_ = 0;
+  int slot_ = 0;
   std::vector<int32_t> rounded_;
 };
 

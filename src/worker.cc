@@ -58,6 +58,7 @@ class Worker {
   std::vector<char> soft_;
   double slice_ = -1;  // a sliced step's run: the mean time of an atomic step (-1: none yet)
   int64_t rounds_ = 0;
+  double sched_t0_ = 0;  // the epoch's start: the scheduler's clock runs from it
   bool inited_ = false, started_ = false;
 
   // The scheduler's clock: seconds, or runs under a round budget.
@@ -70,7 +71,7 @@ class Worker {
       available_[k] = steps_[k]->available(t_);
       floor_[k] = available_[k] ? steps_[k]->floor(t_, now) : 0.0;
     }
-    const int k = sched_.pick(available_, floor_, now, soft_);
+    const int k = sched_.pick(available_, floor_, now - sched_t0_, soft_);
     if (k < 0) return false;
     SearchStep& step = *steps_[k];
     const double before = t_.best_cost;
@@ -85,7 +86,7 @@ class Worker {
     // (a shared proof tree with no subtree free): else it would be picked
     // again at once, for nothing, over and over.
     const double charged = t_.counted() ? 1.0 : step.sliced() ? std::max(took, length) : took;
-    sched_.record(k, charged, log_fall(before, t_.best_cost), clock());
+    sched_.record(k, charged, log_fall(before, t_.best_cost), clock() - sched_t0_);
     return ok;
   }
 
@@ -154,16 +155,17 @@ class Worker {
     t_.best_moved = true;
   }
 
-  // Restarts: runs on small, memory-bound instances settle early, each in its
-  // own basin, and stay there; a fresh start samples another. The epoch's
-  // stall is judged against how long the epoch took to reach its best, so a
-  // search that keeps finding improvements is never cut off. With a round
-  // budget there are no restarts (they follow the clock). Otherwise adopt the
-  // epoch's best when another thread is ahead.
+  // Epochs: a run settles early in a basin and stays there; a fresh start
+  // samples another. The opening's probes sample a few, and the search goes
+  // on from the best; later, an epoch's stall is judged against how long it
+  // took to reach its best, so a search that keeps finding improvements is
+  // never cut off. With a round budget there are no restarts (they follow
+  // the clock). Otherwise adopt the epoch's best when another thread is ahead.
   void end_of_round() {
     SearchContext* ctx = t_.ctx;
     if (!t_.counted() && t_.prm.restarts &&
-        ctx->restart_if_stalled(t_.prm.restart_stall_factor, t_.prm.restart_min_stall))
+        ctx->next_epoch_due(t_.prm.probe_epochs, t_.prm.probe_share, t_.prm.probe_min_seconds,
+                            t_.prm.restart_stall_factor, t_.prm.restart_min_stall))
       ++at(t_.counts, Mechanism::kRestart).tried;
     ctx->add_counts(&t_.counts);
     if (ctx->epoch.load() != t_.epoch) {
@@ -173,14 +175,21 @@ class Worker {
     }
   }
 
-  // A new epoch: this thread's prices and steps start afresh (the incumbent
-  // keeps every epoch's answers); the bounds' state stays.
+  // A new epoch is a fresh start: prices, messages and the schedules (on a
+  // clock from the epoch's start) as at the solve's start, the best back to
+  // the first answer, or to the epoch's own best when it starts with one
+  // (after the opening). A restart that kept what the last epoch had learnt
+  // stayed far behind the first epoch. The incumbent keeps every epoch's
+  // answers; the bounds' state stays.
   void restart() {
     t_.epoch = t_.ctx->epoch.load();
     t_.relax.restart_diversified(&t_.rng);
     for (auto& step : steps_) step->restart(t_);
+    sched_t0_ = clock();
+    sched_.init(int(steps_.size()), t_.prm, t_.tid);
     t_.best = t_.first;
     t_.best_cost = t_.first_cost;
+    t_.ctx->adopt_epoch(t_.epoch, &t_.best, &t_.best_cost);  // after the opening: the probes' best
     t_.best_moved = true;
   }
 };

@@ -72,3 +72,90 @@ TEST(Restarts, AnImprovementKeepsTheEpochAlive) {
   EXPECT_TRUE(e.ctx.adopt_epoch(0, &a, &cost));
   EXPECT_EQ(cost, 990);
 }
+
+namespace {
+
+struct Opening : Epochs {
+  // A 120 s solve whose first quarter is three probes of 10 s each.
+  Opening() { ctx.solve_end = ctx.start + std::chrono::seconds(120); }
+  void wait(double seconds) {
+    Epochs::wait(seconds);
+    ctx.solve_end -= std::chrono::microseconds(int64_t(seconds * 1e6));
+  }
+  bool due() { return ctx.next_epoch_due(3, 0.25, 10.0, 1.0, 5.0); }
+  void offer(double cost, int32_t tag) { ctx.offer_epoch(ctx.epoch.load(), {tag}, cost); }
+};
+
+}  // namespace
+
+TEST(Restarts, TheOpeningsProbesRunEqualLengthsThenTheSearchGoesOnFromTheirBest) {
+  Opening o;
+  o.wait(1);
+  o.offer(1000, 0);
+  o.wait(8.9);
+  EXPECT_FALSE(o.due());  // 9.9 s: epoch 0 has 10 s
+  o.wait(0.2);
+  ASSERT_TRUE(o.due());
+  EXPECT_EQ(o.ctx.epoch.load(), 1);
+  o.offer(800, 1);  // the probes' best, in epoch 1
+  o.wait(10);
+  ASSERT_TRUE(o.due());
+  o.offer(900, 2);
+  o.wait(9.8);
+  EXPECT_FALSE(o.due());  // 29.9 s
+  o.wait(0.2);
+  ASSERT_TRUE(o.due());
+  EXPECT_EQ(o.ctx.epoch.load(), 3);
+  // The epoch after the probes starts with their best as its own.
+  double cost = 1e9;
+  std::vector<int32_t> a;
+  ASSERT_TRUE(o.ctx.adopt_epoch(3, &a, &cost));
+  EXPECT_EQ(cost, 800);
+  EXPECT_EQ(a, std::vector<int32_t>{1});
+  // From here the stall rule: a stall of at least 5 s.
+  o.wait(4);
+  EXPECT_FALSE(o.due());
+  o.wait(2);
+  EXPECT_TRUE(o.due());
+  EXPECT_EQ(o.ctx.epoch.load(), 4);
+}
+
+TEST(Restarts, AProbeWithoutAnAnswerWithinTheLimitGoesOn) {
+  Opening o;
+  o.wait(25);
+  EXPECT_FALSE(o.due());
+  o.offer(1000, 0);
+  EXPECT_TRUE(o.due());  // its share is long over: cut at once
+  EXPECT_EQ(o.ctx.epoch.load(), 1);
+  EXPECT_FALSE(o.due());  // epoch 1 has no answer yet
+}
+
+TEST(Restarts, WithoutAnEndThereIsNoOpeningOnlyTheStallRule) {
+  Epochs e;  // solve_end: none
+  e.offer(1000);
+  e.wait(4);
+  EXPECT_FALSE(e.ctx.next_epoch_due(3, 0.25, 10.0, 1.0, 5.0));
+  e.wait(2);
+  EXPECT_TRUE(e.ctx.next_epoch_due(3, 0.25, 10.0, 1.0, 5.0));  // stalled for 6 s
+}
+
+TEST(Restarts, OneProbeIsNoOpening) {
+  Opening o;
+  o.offer(1000, 0);
+  o.wait(12);
+  EXPECT_TRUE(o.ctx.next_epoch_due(1, 0.25, 10.0, 1.0, 5.0));  // the stall rule
+  o.offer(500, 1);
+  double cost = 1e9;
+  std::vector<int32_t> a;
+  ASSERT_TRUE(o.ctx.adopt_epoch(1, &a, &cost));
+  EXPECT_EQ(cost, 500);  // not the earlier epoch's answer
+}
+
+TEST(Restarts, NoOpeningWhenAProbeWouldBeTooShort) {
+  Opening o;  // probes of 10 s
+  o.wait(9);
+  o.offer(1000, 0);
+  o.wait(1.5);
+  EXPECT_FALSE(o.ctx.next_epoch_due(3, 0.25, 11.0, 1.0, 5.0));  // under the stall rule: not stalled
+  EXPECT_TRUE(o.ctx.next_epoch_due(3, 0.25, 10.0, 1.0, 5.0));
+}
