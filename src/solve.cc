@@ -38,7 +38,6 @@ struct SolveSession::State {
   Incumbent incumbent;
   ReduceStats rs;
   std::vector<std::unique_ptr<SearchThread>> threads;
-  std::chrono::steady_clock::time_point deadline;  // the whole solve's
   bool finished = false;
   bool reported_done = false;
 };
@@ -50,8 +49,8 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   SearchContext& ctx = s.ctx;
   ctx.start = std::chrono::steady_clock::now();
   const double limit_s = std::max(0.0, options.time_limit_seconds);
-  s.deadline = ctx.start + std::chrono::microseconds(int64_t(std::min(limit_s, 1e9) * 1e6));
-  ctx.deadline = ctx.solve_end = s.deadline;
+  ctx.solve_end = ctx.start + std::chrono::microseconds(int64_t(std::min(limit_s, 1e9) * 1e6));
+  ctx.deadline = ctx.solve_end;
   ctx.options = &s.options;
   s.finished = true;  // until the set-up below succeeds
 
@@ -138,7 +137,7 @@ bool SolveSession::run(double seconds) {
   // Under a round budget the slice ends between rounds (worker.cc); else
   // at its time, wherever the search is.
   if (s.options.max_rounds > 0) ctx.counted_slice_end = slice_end;
-  else ctx.deadline = std::min(s.deadline, slice_end);
+  else ctx.deadline = std::min(ctx.solve_end, slice_end);
   ctx.paused.store(false);
 
   // Heartbeat: progress at a steady pace even between improvements.
@@ -174,7 +173,7 @@ bool SolveSession::run(double seconds) {
   if (heartbeat.joinable()) heartbeat.join();
 
   const bool stopped = s.options.stop && s.options.stop->load();
-  if (!more || ctx.done.load() || stopped || std::chrono::steady_clock::now() >= s.deadline) s.finished = true;
+  if (!more || ctx.done.load() || stopped || std::chrono::steady_clock::now() >= ctx.solve_end) s.finished = true;
   return !s.finished;
 }
 

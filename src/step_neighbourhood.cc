@@ -41,10 +41,8 @@ class NeighbourhoodStep : public SearchStep {
   }
 
   void restart(ThreadState& t) override {
-    if (inited_) {
-      t0_ = t.ctx->elapsed();
-      lns_.restart_kinds();
-    }
+    t0_ = t.ctx->elapsed();
+    if (inited_) lns_.restart_kinds();
   }
 
  private:
