@@ -23,6 +23,7 @@ namespace iopddl {
   X(kTimeWindow, "timeWindow", "neighbourhood: nodes alive at one moment re-solved")               \
   X(kEjection, "ejection", "neighbourhood: one node or group ejected, overflow repaired")          \
   X(kTradeWindow, "tradeWindow", "neighbourhood: connected window whose priced nodes trade memory")   \
+  X(kRepairWindow, "repairWindow", "neighbourhood: priced window solved over the limit, overflow repaired") \
   X(kRestart, "restart", "search restarted after a stall (improved: new bests from later epochs)")    \
   X(kProofSearch, "proofSearch", "branch and bound towards a proof (tried: tree nodes; improved: better answers)")
 

@@ -160,12 +160,37 @@ bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) 
     undo_.push_back({x, cur_.s[x]});
     cur_.apply(x, best_t, best_d);
   }
+  repair_and_descend(rng, stop);
+  return true;
+}
+
+void NeighbourhoodSearch::repair_and_descend(Rng* rng, const std::function<bool()>& stop) {
   if (!cur_.within_limit()) ls_->repair(&cur_, stop, &undo_);
   if (cur_.within_limit()) {
     touched_.clear();
     for (auto& u : undo_) touched_.push_back(u.first);
     ls_->descend_from(&cur_, touched_, rng, stop, &undo_);
   }
+}
+
+// A repair window: connected, from a priced node, every node uncapped and
+// paying its price (scaled by 2^u, u in [-2, 1]: below the multipliers it
+// takes more memory and leaves more to repair) for memory; the answer may be
+// over the limit, and the repair frees the overflow at the least cost per
+// unit of memory, anywhere.
+bool NeighbourhoodSearch::repair_window(const std::vector<double>& weight, Rng* rng,
+                                        const std::function<bool()>& stop, bool* complete) {
+  undo_.clear();
+  if (weight.empty()) return false;
+  const int size = m_->params.window_min << rng->below(m_->params.window_sizes);
+  connected_window(rng, size, &weight);
+  if (window_.empty()) return false;
+  for (int x : window_) cap_[x] = INT64_MAX;
+  price_window(weight, std::exp2(3.0 * rng->uniform() - 2.0));
+  *complete = solve_window(window_options(&scaled_, rng, stop), rng);
+  if (!*complete) return false;
+  if (undo_.empty()) return false;
+  repair_and_descend(rng, stop);
   return true;
 }
 
@@ -314,12 +339,14 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
                                  const std::function<bool()>& stop,
                                  const std::function<void(const std::vector<int32_t>&, double)>& improved) {
   static constexpr Mechanism kKind[kKinds] = {Mechanism::kConnectedWindow, Mechanism::kTimeWindow,
-                                              Mechanism::kEjection, Mechanism::kTradeWindow};
+                                              Mechanism::kEjection, Mechanism::kTradeWindow,
+                                              Mechanism::kRepairWindow};
   static const std::vector<double> kNoFloor(kKinds, 0.0);
   // Where memory does not bind, only the connected windows can gain.
   const int on = m_->params.move_kinds;
   std::vector<char> available = {char(on & 1), char(memory_binds && (on & 2)), char(memory_binds && (on & 4)),
-                                 char(memory_binds && !weight.empty() && (on & 8))};
+                                 char(memory_binds && !weight.empty() && (on & 8)),
+                                 char(memory_binds && !weight.empty() && (on & 16))};
   if (std::find(available.begin(), available.end(), 1) == available.end()) available[0] = 1;
   const auto clock = [&] { return seconds ? (*seconds)() : double(moves_); };
   int64_t moves = 0;
@@ -332,6 +359,7 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
     MechanismTimer timer(counts ? &at(*counts, kKind[kind]) : nullptr);
     const bool tried = kind == 2   ? ejection(rng, stop)
                        : kind == 3 ? trade_window(weight, rng, stop, &complete)
+                       : kind == 4 ? repair_window(weight, rng, stop, &complete)
                                    : window_move(kind, weight, rng, stop, &complete);
     ++moves_;
     if (!complete) break;

@@ -14,7 +14,12 @@
 //    its priced nodes uncapped and paying for memory instead, the prices'
 //    scale searched over a few solves, the cheapest answer that fits kept:
 //    where the answer is at the limit, the slack caps let no node of a
-//    connected window take memory that another could free.
+//    connected window take memory that another could free;
+//  - repair windows: a connected window grown from a priced node, uncapped
+//    and priced, its answer let over the limit and the overflow repaired
+//    as an ejection's is, anywhere: a change that needs memory at the peak
+//    (a hub and the nodes that follow it) paid for by the cheapest memory
+//    freed elsewhere, which no window that must fit by itself can make.
 // Every move is polished by local search around what changed and kept only if
 // the assignment fits and is cheaper; otherwise it is undone exactly.
 #pragma once
@@ -73,7 +78,7 @@ class NeighbourhoodSearch {
   YieldScheduler kinds_;           // the kinds of move (kKinds)
   int64_t moves_ = 0;              // every move tried, all runs: the clock under a round budget
 
-  static constexpr int kKinds = 4;  // connected window, time window, ejection, trade window
+  static constexpr int kKinds = 5;  // connected window, time window, ejection, trade window, repair window
   std::vector<int32_t> trade_best_;  // the trade window's cheapest answer that fits (its nodes' entries)
   void connected_window(Rng* rng, int size, const std::vector<double>* priced = nullptr);
   bool trade_window(const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop, bool* complete);
@@ -88,6 +93,10 @@ class NeighbourhoodSearch {
   void apply_window(const std::vector<int32_t>& y);
   void undo_move();  // undoes the move under test (undo_) on cur_
   bool ejection(Rng* rng, const std::function<bool()>& stop);
+  bool repair_window(const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,
+                     bool* complete);
+  // Repairs cur_ when it is over the limit, then polishes around what moved.
+  void repair_and_descend(Rng* rng, const std::function<bool()>& stop);
   bool window_move(int kind, const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,
                    bool* complete);
   // Keeps the move under test if it fits and is cheaper than `best_cost`; undoes it otherwise.

@@ -19,7 +19,7 @@ namespace iopddl {
   X(restart_stall_factor, double, 1.0, 0.0, 1e6,                                                                \
     "stalled: no improvement for this many times as long as the epoch took to reach its best")                 \
   X(restart_min_stall, double, 5.0, 0.0, 1e9, "stalled: and no improvement for at least this many seconds")     \
-  X(probe_epochs, int, 3, 0, 1000,                                                                              \
+  X(probe_epochs, int, 0, 0, 1000,                                                                              \
     "the opening: this many epochs of equal length, each from the first answer, then the search goes on from the best of them (0 or 1: none)") \
   X(probe_share, double, 0.25, 0.0, 1.0, "the opening's share of the solve's time")                            \
   X(probe_min_seconds, double, 10.0, 0.0, 1e9,                                                                  \
@@ -89,8 +89,8 @@ namespace iopddl {
     "share of connected windows first solved with each node capped at the whole slack over its interval (kept only if the answer fits; else the slack is shared)") \
   X(window_price_tries, int, 3, 1, 100,                                                                         \
     "a priced time window whose answer does not fit is solved again with doubled prices, up to this many times in all") \
-  X(move_kinds, int, 15, 1, 15,                                                                                  \
-    "the neighbourhood's kinds of move, a sum of: 1 connected windows, 2 time windows, 4 ejections, 8 trade windows (to compare)") \
+  X(move_kinds, int, 31, 1, 31,                                                                                  \
+    "the neighbourhood's kinds of move, a sum of: 1 connected windows, 2 time windows, 4 ejections, 8 trade windows, 16 repair windows (to compare)") \
   X(trade_window_tries, int, 4, 1, 100,                                                                          \
     "a trade window is solved this many times, its prices' scale halved after an answer that fits, doubled after one that does not") \
   /* elimination (elimination.cc) */                                                                            \

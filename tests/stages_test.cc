@@ -473,6 +473,36 @@ TEST(NeighbourhoodSearch, TradeWindowsTradeMemoryWhereTheAnswerIsAtTheLimit) {
   }
 }
 
+// A trade across the graph: a and b gain 100 only together (edge cost 100
+// unless both take strategy 1), a's strategy 1 needs the 10 units c holds,
+// and c, not connected to either, gives them up for 1. The answer starts at
+// the limit. With windows of two nodes, no window that must fit by itself
+// can make the move (c is in no connected window grown from a or b, and a time
+// window holds one alive node and a neighbour), nor an ejection of a alone (it
+// gains nothing without b). A repair window lets {a, b} go over the limit and
+// the repair frees the 10 units at c: 100 -> 1.
+TEST(NeighbourhoodSearch, RepairWindowsPayForMemoryAnywhere) {
+  Problem p;
+  ASSERT_TRUE(load_problem_from_buffer(
+                  R"({"problem":{"nodes":{"intervals":[[0,10],[0,10],[0,10],[0,10]],)"
+                  R"("costs":[[0,0],[0,0],[0,1],[0,0]],"usages":[[0,10],[0,0],[10,0],[0,0]]},)"
+                  R"("edges":{"nodes":[[0,1],[2,3]],"costs":[[100,100,100,0],[0,0,0,0]]},)"
+                  R"("usage_limit":10}})",
+                  "repair.json", &p)
+                  .ok);
+  for (int kinds : {1 + 2 + 4 + 8, 16}) {
+    const double best =
+        neighbourhood_best(p,
+                           [&](Params* prm) {
+                             prm->move_kinds = kinds;
+                             prm->window_min = 2;
+                             prm->window_sizes = 1;
+                           },
+                           {1.0, 1.0, 1.0, 1.0}, true, 100);
+    EXPECT_EQ(best, kinds == 16 ? 1 : 100) << "move_kinds " << kinds;
+  }
+}
+
 TEST(Roulette, FollowsTheGainsAndKeepsAFloor) {
   Roulette<3> r;
   Rng rng(5);

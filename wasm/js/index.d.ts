@@ -201,6 +201,7 @@ export type MechanismName =
   | 'timeWindow'
   | 'ejection'
   | 'tradeWindow'
+  | 'repairWindow'
   | 'restart'
   | 'proofSearch';
 
