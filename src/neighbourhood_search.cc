@@ -174,10 +174,10 @@ void NeighbourhoodSearch::repair_and_descend(Rng* rng, const std::function<bool(
 }
 
 // A repair window: connected, from a priced node, every node uncapped and
-// paying its price (scaled by 2^u, u in [-2, 1]: below the multipliers it
-// takes more memory and leaves more to repair) for memory; the answer may be
-// over the limit, and the repair frees the overflow at the least cost per
-// unit of memory, anywhere.
+// paying its price (scaled by 2^u, u in [-1, 1], as a trade window's first
+// solve; lower scales overflow more than a repair can pay for) for memory;
+// the answer may be over the limit, and the repair frees the overflow at the
+// least cost per unit of memory, anywhere.
 bool NeighbourhoodSearch::repair_window(const std::vector<double>& weight, Rng* rng,
                                         const std::function<bool()>& stop, bool* complete) {
   undo_.clear();
@@ -186,7 +186,7 @@ bool NeighbourhoodSearch::repair_window(const std::vector<double>& weight, Rng* 
   connected_window(rng, size, &weight);
   if (window_.empty()) return false;
   for (int x : window_) cap_[x] = INT64_MAX;
-  price_window(weight, std::exp2(3.0 * rng->uniform() - 2.0));
+  price_window(weight, std::exp2(2.0 * rng->uniform() - 1.0));
   *complete = solve_window(window_options(&scaled_, rng, stop), rng);
   if (!*complete) return false;
   if (undo_.empty()) return false;
