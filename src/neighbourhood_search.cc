@@ -173,6 +173,17 @@ void NeighbourhoodSearch::repair_and_descend(Rng* rng, const std::function<bool(
   }
 }
 
+// A trade or repair window's nodes: no move under test yet, and a connected
+// window of a drawn size grown from a priced node. False if there are no
+// prices or no such window.
+bool NeighbourhoodSearch::priced_connected_window(const std::vector<double>& weight, Rng* rng) {
+  undo_.clear();
+  if (weight.empty()) return false;
+  const int size = m_->params.window_min << rng->below(m_->params.window_sizes);
+  connected_window(rng, size, &weight);
+  return !window_.empty();
+}
+
 // A repair window: connected, from a priced node, every node uncapped and
 // paying its price (scaled by 2^u, u in [-1, 1], as a trade window's first
 // solve; lower scales overflow more than a repair can pay for) for memory;
@@ -180,11 +191,7 @@ void NeighbourhoodSearch::repair_and_descend(Rng* rng, const std::function<bool(
 // least cost per unit of memory, anywhere.
 bool NeighbourhoodSearch::repair_window(const std::vector<double>& weight, Rng* rng,
                                         const std::function<bool()>& stop, bool* complete) {
-  undo_.clear();
-  if (weight.empty()) return false;
-  const int size = m_->params.window_min << rng->below(m_->params.window_sizes);
-  connected_window(rng, size, &weight);
-  if (window_.empty()) return false;
+  if (!priced_connected_window(weight, rng)) return false;
   for (int x : window_) cap_[x] = INT64_MAX;
   price_window(weight, std::exp2(2.0 * rng->uniform() - 1.0));
   *complete = solve_window(window_options(&scaled_, rng, stop), rng);
@@ -248,11 +255,7 @@ void NeighbourhoodSearch::undo_move() {
 // one that does not doubles it; the cheapest answer that fits is kept.
 bool NeighbourhoodSearch::trade_window(const std::vector<double>& weight, Rng* rng,
                                        const std::function<bool()>& stop, bool* complete) {
-  undo_.clear();
-  if (weight.empty()) return false;
-  const int size = m_->params.window_min << rng->below(m_->params.window_sizes);
-  connected_window(rng, size, &weight);
-  if (window_.empty()) return false;
+  if (!priced_connected_window(weight, rng)) return false;
   slack_caps(true);
   bool any_priced = false;
   for (int x : window_)

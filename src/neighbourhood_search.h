@@ -81,6 +81,7 @@ class NeighbourhoodSearch {
   static constexpr int kKinds = 5;  // connected window, time window, ejection, trade window, repair window
   std::vector<int32_t> trade_best_;  // the trade window's cheapest answer that fits (its nodes' entries)
   void connected_window(Rng* rng, int size, const std::vector<double>* priced = nullptr);
+  bool priced_connected_window(const std::vector<double>& weight, Rng* rng);
   bool trade_window(const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop, bool* complete);
   // Adds x to the window, with its whole tied group when the window stays
   // within `cap` nodes; members join the frontier (when given) too.
