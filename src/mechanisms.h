@@ -24,6 +24,8 @@ namespace iopddl {
   X(kEjection, "ejection", "neighbourhood: one node or group ejected, overflow repaired")          \
   X(kTradeWindow, "tradeWindow", "neighbourhood: connected window whose priced nodes trade memory")   \
   X(kRepairWindow, "repairWindow", "neighbourhood: priced window solved over the limit, overflow repaired") \
+  X(kMerge, "merge",                                                                                  \
+    "another thread's better best with this thread's changes since they last met (improved: cheaper than both)") \
   X(kRestart, "restart", "search restarted after a stall (improved: new bests from later epochs)")    \
   X(kProofSearch, "proofSearch", "branch and bound towards a proof (tried: tree nodes; improved: better answers)")
 

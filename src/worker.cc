@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "merge_answers.h"
 #include "scheduler.h"
 #include "search_context.h"
 #include "step.h"
@@ -60,6 +61,8 @@ class Worker {
   int64_t rounds_ = 0;
   double sched_t0_ = 0;  // the epoch's start: the scheduler's clock runs from it
   bool inited_ = false, started_ = false;
+  std::vector<int32_t> met_, theirs_, merged_, carried_;  // meet(): where the threads last met; scratch
+  double met_cost_ = kNoCost;
 
   // The scheduler's clock: seconds, or runs under a round budget.
   double clock() const { return t_.counted() ? double(rounds_) : t_.ctx->elapsed(); }
@@ -153,6 +156,7 @@ class Worker {
     t_.best = st.s;
     t_.best_cost = st.within_limit() ? st.cost : kNoCost;
     t_.best_moved = true;
+    met(t_.best, t_.best_cost);
   }
 
   // Epochs: a run settles early in a basin and stays there; a fresh start
@@ -170,9 +174,44 @@ class Worker {
     ctx->add_counts(&t_.counts);
     if (ctx->epoch.load() != t_.epoch) {
       restart();
-    } else if (ctx->adopt_epoch(t_.epoch, &t_.best, &t_.best_cost)) {
-      t_.best_moved = true;
+    } else {
+      meet();
     }
+  }
+
+  // When another thread's best in this epoch is ahead, this thread takes it,
+  // with its own moves since they last met carried over when that beats
+  // both (merge_answers.h).
+  void meet() {
+    double theirs_cost = t_.best_cost;
+    if (!t_.ctx->adopt_epoch(t_.epoch, &theirs_, &theirs_cost)) {
+      met(t_.best, t_.best_cost);
+      return;
+    }
+    carry_over(theirs_, met_, t_.best, &merged_, &carried_);
+    t_.best.swap(theirs_);
+    t_.best_cost = theirs_cost;
+    t_.best_moved = true;
+    if (!carried_.empty()) {
+      MechanismCount& count = at(t_.counts, Mechanism::kMerge);
+      MechanismTimer timer(&count);
+      ++count.tried;
+      const SettleStats s = settle_merged(t_.m, merged_, carried_, &t_.ls, &t_.rng, t_.stop, &t_.st);
+      if (s.repaired) t_.ctx->count(Counter::repairs);
+      t_.ctx->count(Counter::local_moves, s.local_moves);
+      if (t_.st.within_limit()) {
+        t_.share(t_.st.s, t_.st.cost, true);
+        t_.take_if_better(t_.st.s, t_.st.cost, &count);
+      }
+    }
+    met(t_.best, t_.best_cost);
+  }
+
+  // Where this thread last met the others: its changes since are its own.
+  void met(const std::vector<int32_t>& a, double cost) {
+    if (cost == met_cost_ && met_.size() == a.size()) return;
+    met_ = a;
+    met_cost_ = cost;
   }
 
   // A new epoch is a fresh start: prices, messages and the schedules (on a
@@ -191,6 +230,7 @@ class Worker {
     t_.best_cost = t_.first_cost;
     t_.ctx->adopt_epoch(t_.epoch, &t_.best, &t_.best_cost);  // after the opening: the probes' best
     t_.best_moved = true;
+    met(t_.best, t_.best_cost);
   }
 };
 

@@ -13,6 +13,7 @@
 #include "local_search.h"
 #include "lagrangian_bound.h"
 #include "memory_relax.h"
+#include "merge_answers.h"
 #include "message_passing.h"
 #include "neighbourhood_search.h"
 #include "random_instance.h"
@@ -500,6 +501,50 @@ TEST(NeighbourhoodSearch, RepairWindowsPayForMemoryAnywhere) {
                            },
                            {1.0, 1.0, 1.0, 1.0}, true, 100);
     EXPECT_EQ(best, kinds == 16 ? 1 : 100) << "move_kinds " << kinds;
+  }
+}
+
+// Two threads' moves from where they last met (all strategies 0, cost 200):
+// one set the pair a-b to 1 (100 cheaper), the other c-d (100 cheaper).
+// The merge carries a-b over to the other's answer: 0, both gains. When a's
+// and c's strategy 1 each take the whole limit, the merge overflows, repair
+// makes it fit, and it beats neither (the caller keeps the other's best).
+TEST(MergeAnswers, CarriesOneThreadsMovesOntoTheOthersBest) {
+  for (bool binds : {false, true}) {
+    Problem p;
+    const std::string usages = binds ? R"([[0,10],[0,0],[0,10],[0,0]])" : R"([[0,0],[0,0],[0,0],[0,0]])";
+    ASSERT_TRUE(load_problem_from_buffer(
+                    R"({"problem":{"nodes":{"intervals":[[0,10],[0,10],[0,10],[0,10]],)"
+                    R"("costs":[[0,0],[0,0],[0,0],[0,0]],"usages":)" + usages + R"(},)"
+                    R"("edges":{"nodes":[[0,1],[2,3]],"costs":[[100,100,100,0],[100,100,100,0]]},)"
+                    R"("usage_limit":10}})",
+                    "merge.json", &p)
+                    .ok);
+    SearchModel m;
+    m.build(p);
+    const std::vector<int32_t> met = {0, 0, 0, 0}, mine = {1, 1, 0, 0}, theirs = {0, 0, 1, 1};
+    std::vector<int32_t> merged, carried;
+    carry_over(theirs, met, mine, &merged, &carried);
+    EXPECT_EQ(merged, (std::vector<int32_t>{1, 1, 1, 1}));
+    EXPECT_EQ(carried, (std::vector<int32_t>{0, 1}));
+    // What both already agree on, or mine never moved, is not carried.
+    std::vector<int32_t> none;
+    carry_over(theirs, met, met, &merged, &none);
+    EXPECT_TRUE(none.empty());
+    EXPECT_EQ(merged, theirs);
+    carry_over(theirs, met, theirs, &merged, &none);
+    EXPECT_TRUE(none.empty());
+
+    carry_over(theirs, met, mine, &merged, &carried);
+    LocalSearch ls;
+    ls.init(m);
+    Rng rng(1);
+    SearchState st;
+    const SettleStats s = settle_merged(m, merged, carried, &ls, &rng, [] { return false; }, &st);
+    EXPECT_EQ(s.repaired, binds) << "binds " << binds;
+    EXPECT_TRUE(st.within_limit()) << "binds " << binds;
+    EXPECT_EQ(st.cost, binds ? 100 : 0) << "binds " << binds;
+    EXPECT_EQ(st.cost, st.full_cost());
   }
 }
 
