@@ -73,6 +73,8 @@ namespace iopddl {
   /* the rounding role (penalised_rounding.cc) */                                                               \
   X(rounding_floor, double, 0.9, 0.0, 0.95,                                                                       \
     "a rounding's least share of the thread that holds it (half that with one thread), a role: whole while its messages settle (schedule_role_warmup), then as far as its yield earns it") \
+  X(rounding_threads, double, 0.125, 0.0, 1.0,                                                                  \
+    "the share of the threads that hold a rounding, each its own variant (at least one): a rounding takes most of its thread while its messages settle") \
   X(passes_per_price, int, 5, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
   /* memory prices (memory_relax.cc) */                                                                         \
   X(first_price, double, 0.05, 1e-9, 1e9, "a node's first price, as a share of the typical cost per unit of memory") \

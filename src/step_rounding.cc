@@ -26,13 +26,14 @@ class RoundingStep : public SearchStep {
 
   bool run(ThreadState& t, const std::function<bool()>&) override {
     if (!inited_) {
-      // Half the threads (at least one) hold a rounding, each its own
-      // variant: its messages converge over hundreds of passes, which a
-      // rounding on every thread would share out too thinly, and two of the
-      // same variant would repeat each other. The first to get here hold it,
-      // unless they hold the proof search already (thread_state.h).
+      // A few threads (rounding_threads; at least one) hold a rounding,
+      // each its own variant: its messages converge over hundreds of
+      // passes, for which the thread gives it most of its time, and where the
+      // windows earn more every extra rounding is a thread lost to them. The
+      // first to get here hold it, unless they hold the proof search already
+      // (thread_state.h).
       const int slot = t.may_take_role() ? t.ctx->rounding_slots.fetch_add(1) : INT32_MAX;
-      if (slot >= std::max(1, t.ctx->threads / 2)) {
+      if (slot >= std::max(1, int(t.ctx->threads * t.prm.rounding_threads))) {
         refused_ = true;
         return true;
       }
