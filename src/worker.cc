@@ -61,8 +61,9 @@ class Worker {
   int64_t rounds_ = 0;
   double sched_t0_ = 0;  // the epoch's start: the scheduler's clock runs from it
   bool inited_ = false, started_ = false;
-  std::vector<int32_t> met_, theirs_, merged_, carried_;  // meet(): where the threads last met; scratch
-  double met_cost_ = kNoCost;
+  // meet(): where this thread last met the others (its moves since are its
+  // own), and scratch.
+  std::vector<int32_t> met_, theirs_, merged_, carried_;
 
   // The scheduler's clock: seconds, or runs under a round budget.
   double clock() const { return t_.counted() ? double(rounds_) : t_.ctx->elapsed(); }
@@ -156,7 +157,7 @@ class Worker {
     t_.best = st.s;
     t_.best_cost = st.within_limit() ? st.cost : kNoCost;
     t_.best_moved = true;
-    met(t_.best, t_.best_cost);
+    met_ = t_.best;
   }
 
   // Epochs: a run settles early in a basin and stays there; a fresh start
@@ -185,7 +186,7 @@ class Worker {
   void meet() {
     double theirs_cost = t_.best_cost;
     if (!t_.ctx->adopt_epoch(t_.epoch, &theirs_, &theirs_cost)) {
-      met(t_.best, t_.best_cost);
+      met_ = t_.best;
       return;
     }
     carry_over(theirs_, met_, t_.best, &merged_, &carried_);
@@ -204,14 +205,7 @@ class Worker {
         t_.take_if_better(t_.st.s, t_.st.cost, &count);
       }
     }
-    met(t_.best, t_.best_cost);
-  }
-
-  // Where this thread last met the others: its changes since are its own.
-  void met(const std::vector<int32_t>& a, double cost) {
-    if (cost == met_cost_ && met_.size() == a.size()) return;
-    met_ = a;
-    met_cost_ = cost;
+    met_ = t_.best;
   }
 
   // A new epoch is a fresh start: prices, messages and the schedules (on a
@@ -230,7 +224,7 @@ class Worker {
     t_.best_cost = t_.first_cost;
     t_.ctx->adopt_epoch(t_.epoch, &t_.best, &t_.best_cost);  // after the opening: the probes' best
     t_.best_moved = true;
-    met(t_.best, t_.best_cost);
+    met_ = t_.best;
   }
 };
 
