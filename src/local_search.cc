@@ -118,6 +118,27 @@ int64_t LocalSearch::descend_from(SearchState* st, const std::vector<int32_t>& s
   return moves;
 }
 
+LocalSearch::Settled LocalSearch::settle(SearchState* st, const std::vector<int32_t>* seeds, Rng* rng,
+                                         const std::function<bool()>& should_stop,
+                                         std::vector<std::pair<int, int>>* log) {
+  Settled r;
+  std::vector<std::pair<int, int>>* moved = log ? log : &settle_log_;
+  const size_t before = moved->size();
+  if (!st->within_limit()) {
+    r.repaired = true;
+    repair(st, should_stop, moved);
+  }
+  if (!seeds) {
+    r.moves = descend(st, rng, should_stop);
+    return r;
+  }
+  settle_seeds_.assign(seeds->begin(), seeds->end());
+  for (size_t k = before; k < moved->size(); ++k) settle_seeds_.push_back((*moved)[k].first);
+  if (!log) settle_log_.clear();
+  r.moves = descend_from(st, settle_seeds_, rng, should_stop, log);
+  return r;
+}
+
 bool LocalSearch::repair(SearchState* st, const std::function<bool()>& should_stop,
                          std::vector<std::pair<int, int>>* log) {
   const SearchModel& m = *m_;

@@ -27,6 +27,19 @@ class LocalSearch {
   // (node, previous strategy) when log is given.
   int64_t descend_from(SearchState* st, const std::vector<int32_t>& seeds, Rng* rng,
                        const std::function<bool()>& should_stop, std::vector<std::pair<int, int>>* log);
+  // A candidate made to fit and polished: repaired when it is over the limit,
+  // then descended over every node (`seeds` null) or from `seeds` (what a
+  // move changed, the rest polished before) and every node the repair moved.
+  // With seeds, every change is appended to *log when log is given (an
+  // exact undo); a whole descent keeps no log.
+  // st->cost stays the running total: callers that keep the state recompute
+  // it exactly.
+  struct Settled {
+    bool repaired = false;  // it was over the limit and repair ran
+    int64_t moves = 0;      // descent moves
+  };
+  Settled settle(SearchState* st, const std::vector<int32_t>* seeds, Rng* rng,
+                 const std::function<bool()>& should_stop, std::vector<std::pair<int, int>>* log = nullptr);
   // Lowers usage at the peak until the state fits; false if it cannot.
   // Moves are appended to *log as (node, previous strategy) when log is given.
   bool repair(SearchState* st, const std::function<bool()>& should_stop,
@@ -45,6 +58,8 @@ class LocalSearch {
   GroupMoves group_moves_;
   std::vector<std::pair<int, int>> group_moved_;
   std::vector<int32_t> seeds_;
+  std::vector<int32_t> settle_seeds_;              // settle(): the seeds and what the repair moved
+  std::vector<std::pair<int, int>> settle_log_;   // settle(): the repair's moves when the caller keeps no log
   std::vector<int32_t> group_seen_;  // stamp per group: considered at this repair step
   int32_t stamp_ = 0;
   std::vector<double> delta_;        // a group's deltas (GroupMoves::deltas)

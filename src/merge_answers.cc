@@ -14,18 +14,4 @@ void carry_over(const std::vector<int32_t>& theirs, const std::vector<int32_t>& 
     }
 }
 
-SettleStats settle_merged(const SearchModel& m, const std::vector<int32_t>& merged,
-                          const std::vector<int32_t>& carried, LocalSearch* ls, Rng* rng,
-                          const std::function<bool()>& stop, SearchState* st) {
-  SettleStats s;
-  st->init(m, merged);
-  if (!st->within_limit()) {
-    s.repaired = true;
-    ls->repair(st, stop);
-  }
-  s.local_moves = ls->descend_from(st, carried, rng, stop, nullptr);
-  st->cost = st->full_cost();
-  return s;
-}
-
 }  // namespace iopddl

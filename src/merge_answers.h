@@ -6,13 +6,9 @@
 // beats both; so threads add their work up instead of the cheapest one's
 // wiping out the others'.
 #pragma once
+#include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
-
-#include "local_search.h"
-#include "rng.h"
-#include "search_state.h"
 
 namespace iopddl {
 
@@ -21,17 +17,5 @@ namespace iopddl {
 // *carried lists those nodes. All three vectors have one entry per node.
 void carry_over(const std::vector<int32_t>& theirs, const std::vector<int32_t>& met, const std::vector<int32_t>& mine,
                 std::vector<int32_t>* merged, std::vector<int32_t>* carried);
-
-struct SettleStats {
-  bool repaired = false;  // it was over the limit and repair ran
-  int64_t local_moves = 0;
-};
-
-// Sets *st to `merged`, repairs it when it is over the limit, and descends
-// from the carried nodes (the rest of both answers was polished already);
-// st->cost is recomputed exactly.
-SettleStats settle_merged(const SearchModel& m, const std::vector<int32_t>& merged,
-                          const std::vector<int32_t>& carried, LocalSearch* ls, Rng* rng,
-                          const std::function<bool()>& stop, SearchState* st);
 
 }  // namespace iopddl

@@ -165,12 +165,9 @@ bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) 
 }
 
 void NeighbourhoodSearch::repair_and_descend(Rng* rng, const std::function<bool()>& stop) {
-  if (!cur_.within_limit()) ls_->repair(&cur_, stop, &undo_);
-  if (cur_.within_limit()) {
-    touched_.clear();
-    for (auto& u : undo_) touched_.push_back(u.first);
-    ls_->descend_from(&cur_, touched_, rng, stop, &undo_);
-  }
+  touched_.clear();
+  for (auto& u : undo_) touched_.push_back(u.first);
+  ls_->settle(&cur_, &touched_, rng, stop, &undo_);
 }
 
 // A trade or repair window's nodes: no move under test yet, and a connected

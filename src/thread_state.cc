@@ -23,12 +23,10 @@ void ThreadState::offer_double_bound(double lb, double magnitude) {
   if (std::isfinite(lb) && lb - margin > 0) ctx->offer_bound(Int128(std::floor(lb - margin)));
 }
 
-void ThreadState::polish(SearchState* s) {
-  if (!s->within_limit()) {
-    ctx->count(Counter::repairs);
-    ls.repair(s, stop);
-  }
-  ctx->count(Counter::local_moves, ls.descend(s, &rng, stop));
+void ThreadState::polish(SearchState* s, const std::vector<int32_t>* seeds) {
+  const LocalSearch::Settled r = ls.settle(s, seeds, &rng, stop);
+  if (r.repaired) ctx->count(Counter::repairs);
+  ctx->count(Counter::local_moves, r.moves);
   s->cost = s->full_cost();
 }
 

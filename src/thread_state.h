@@ -62,8 +62,9 @@ struct ThreadState {
   // the pieces added up).
   void offer_double_bound(double lb, double magnitude);
   // Brings an assignment within the limit (when it is not) and descends to a
-  // local optimum; its cost is recomputed exactly.
-  void polish(SearchState* s);
+  // local optimum (LocalSearch::settle: over every node, or from `seeds`);
+  // its cost is recomputed exactly.
+  void polish(SearchState* s, const std::vector<int32_t>* seeds = nullptr);
   // Repairs and polishes a candidate, offers it, and keeps it as this
   // thread's best when it fits and is cheaper (true; the fall is added to
   // `count`).

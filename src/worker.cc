@@ -197,9 +197,10 @@ class Worker {
       MechanismCount& count = at(t_.counts, Mechanism::kMerge);
       MechanismTimer timer(&count);
       ++count.tried;
-      const SettleStats s = settle_merged(t_.m, merged_, carried_, &t_.ls, &t_.rng, t_.stop, &t_.st);
-      if (s.repaired) t_.ctx->count(Counter::repairs);
-      t_.ctx->count(Counter::local_moves, s.local_moves);
+      // Made to fit, and polished from the carried nodes: the rest of both
+      // answers was polished already.
+      t_.st.init(t_.m, merged_);
+      t_.polish(&t_.st, &carried_);
       if (t_.st.within_limit()) {
         t_.share(t_.st.s, t_.st.cost, true);
         t_.take_if_better(t_.st.s, t_.st.cost, &count);

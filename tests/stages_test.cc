@@ -323,6 +323,48 @@ TEST(LocalSearch, DescentEndsAtAFittingLocalOptimumAndRepairFits) {
   EXPECT_GT(repairs, 50);
 }
 
+// settle(): an over-limit state is repaired, then descended from the seeds
+// and every node the repair moved, which end with no single move that fits
+// and is cheaper; the log undoes every change, the repair's and the
+// descent's, exactly.
+TEST(LocalSearch, SettleDescendsFromTheSeedsAndWhatRepairMovedAndLogsAnExactUndo) {
+  int settled = 0;
+  for (uint64_t seed = 1; seed <= 3000; ++seed) {
+    Problem p;
+    SearchModel m;
+    if (!prepared(seed, &p, &m)) continue;
+    LocalSearch ls;
+    ls.init(m);
+    SearchState st;
+    st.init(m, largest_usage(m));
+    if (st.within_limit()) continue;
+    const SearchState start = st;
+    Rng rng(seed);
+    std::vector<int32_t> seeds;
+    for (int i = 0; i < m.n; ++i)
+      if (rng.below(4) == 0) seeds.push_back(i);
+    std::vector<std::pair<int, int>> log;
+    const LocalSearch::Settled r = ls.settle(&st, &seeds, &rng, [] { return false; }, &log);
+    ASSERT_TRUE(r.repaired) << "seed " << seed;
+    if (!st.within_limit()) continue;
+    ++settled;
+    ASSERT_NEAR(st.cost, st.full_cost(), 1e-6) << "seed " << seed;
+    std::vector<int32_t> descended = seeds;
+    for (const auto& u : log) descended.push_back(u.first);
+    for (int i : descended)
+      for (int k = 0; k < m.dom_size(i); ++k) {
+        const int t = m.domain(i)[k];
+        if (st.move_delta(i, t) >= -1e-9) continue;
+        SearchState trial = st;
+        trial.set(i, t);
+        EXPECT_FALSE(trial.within_limit()) << "seed " << seed << ": node " << i << " -> " << t;
+      }
+    for (size_t j = log.size(); j-- > 0;) st.set(log[j].first, log[j].second);
+    EXPECT_EQ(st.s, start.s) << "seed " << seed;
+  }
+  EXPECT_GT(settled, 50);
+}
+
 // Repair keeps each node's move deltas from one step to the next and
 // recomputes them only around what moved. Replayed step by step from fresh
 // deltas, every move it made is one of the best at its step: fitting-pair
@@ -540,7 +582,9 @@ TEST(MergeAnswers, CarriesOneThreadsMovesOntoTheOthersBest) {
     ls.init(m);
     Rng rng(1);
     SearchState st;
-    const SettleStats s = settle_merged(m, merged, carried, &ls, &rng, [] { return false; }, &st);
+    st.init(m, merged);
+    const LocalSearch::Settled s = ls.settle(&st, &carried, &rng, [] { return false; });
+    st.cost = st.full_cost();
     EXPECT_EQ(s.repaired, binds) << "binds " << binds;
     EXPECT_TRUE(st.within_limit()) << "binds " << binds;
     EXPECT_EQ(st.cost, binds ? 100 : 0) << "binds " << binds;
