@@ -126,7 +126,7 @@ LocalSearch::Settled LocalSearch::settle(SearchState* st, const std::vector<int3
   const size_t before = moved->size();
   if (!st->within_limit()) {
     r.repaired = true;
-    repair(st, should_stop, moved);
+    repair(st, should_stop, seeds ? moved : nullptr);  // a whole descent needs no record
   }
   if (!seeds) {
     r.moves = descend(st, rng, should_stop);
