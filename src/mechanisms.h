@@ -24,6 +24,8 @@ namespace iopddl {
   X(kEjection, "ejection", "neighbourhood: one node or group ejected, overflow repaired")          \
   X(kTradeWindow, "tradeWindow", "neighbourhood: connected window whose priced nodes trade memory")   \
   X(kRepairWindow, "repairWindow", "neighbourhood: priced window solved over the limit, overflow repaired") \
+  X(kPartCrossover, "partCrossover",                                                                  \
+    "the rounding's connected parts of change that make the best cheaper, traded at the peak until it fits") \
   X(kMerge, "merge",                                                                                  \
     "another thread's better best with this thread's changes since they last met (improved: cheaper than both)") \
   X(kRestart, "restart", "search restarted after a stall (improved: new bests from later epochs)")    \

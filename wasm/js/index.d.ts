@@ -202,6 +202,7 @@ export type MechanismName =
   | 'ejection'
   | 'tradeWindow'
   | 'repairWindow'
+  | 'partCrossover'
   | 'merge'
   | 'restart'
   | 'proofSearch';
