@@ -2,45 +2,17 @@
 
 #include <algorithm>
 
+#include "search_state.h"
+
 namespace iopddl {
 
-// The difference array of the base's usage with the taken parts' strategies.
-void PartCrossover::build_profile(const SearchModel& m, const std::vector<int32_t>& base,
-                                  const std::vector<int32_t>& other) {
-  const Problem& p = *m.p;
-  std::fill(diff_.begin(), diff_.end(), 0);
-  for (int i = 0; i < m.n; ++i) {
-    if (!m.has_interval(i)) continue;
-    const int c = part_of_[i];
-    const int64_t u = m.usage(i, c >= 0 && taken_[c] ? other[i] : base[i]);
-    diff_[p.seg_lo[i]] += u;
-    diff_[p.seg_hi[i]] -= u;
-  }
-}
-
-// The running sum of the difference array: the usage per segment; returns the
-// highest segment.
-int PartCrossover::running_sum(int segments) {
-  int64_t run = 0;
-  int peak = 0;
-  for (int k = 0; k < segments; ++k) {
-    profile_[k] = run += diff_[k];
-    if (profile_[k] > profile_[peak]) peak = k;
-  }
-  return peak;
-}
-
-// Moves part c to or from `other`'s strategies in the difference array.
 void PartCrossover::flip(const SearchModel& m, const std::vector<int32_t>& base, const std::vector<int32_t>& other,
                          int c) {
   const Problem& p = *m.p;
   const int sign = taken_[c] ? -1 : 1;
   for (int32_t q = parts_off_[c]; q < parts_off_[c + 1]; ++q) {
     const int i = members_[q];
-    if (!m.has_interval(i)) continue;
-    const int64_t du = sign * (m.usage(i, other[i]) - m.usage(i, base[i]));
-    diff_[p.seg_lo[i]] += du;
-    diff_[p.seg_hi[i]] -= du;
+    if (m.has_interval(i)) usage_.add(p.seg_lo[i], p.seg_hi[i], sign * (m.usage(i, other[i]) - m.usage(i, base[i])));
   }
   taken_[c] = !taken_[c];
 }
@@ -98,23 +70,26 @@ bool PartCrossover::cross(const SearchModel& m, const std::vector<int32_t>& base
     }
     dcost_[c] = d;
   }
+  // The parts that make the base cheaper, taken.
   taken_.assign(parts, 0);
-  for (int c = 0; c < parts; ++c) taken_[c] = dcost_[c] < 0;
   const Problem& p = *m.p;
-  const int S = p.num_segments();
-  if (m.has_limit && S > 0) {
-    diff_.assign(S + 1, 0);
-    profile_.assign(S, 0);
+  const bool limited = m.has_limit && p.num_segments() > 0;
+  if (limited) usage_.init(usage_per_segment(m, base));
+  for (int c = 0; c < parts; ++c)
+    if (dcost_[c] < 0) {
+      if (limited) flip(m, base, other, c);
+      else taken_[c] = 1;
+    }
+  if (limited) {
     at_peak_.assign(parts, 0);
     // While over the limit, one trade at the highest point: drop a taken part
     // that adds memory there or take one that frees it, the least cost per
     // unit of memory first. Each part moves at most once.
-    std::vector<char> moved(parts, 0);
-    build_profile(m, base, other);
+    moved_.assign(parts, 0);
     for (int round = 0;; ++round) {
-      const int peak = running_sum(S);
-      if (profile_[peak] <= m.limit) break;
+      if (usage_.global_max() <= m.limit) break;
       if (round >= kMaxTrades) return false;
+      const int peak = usage_.argmax();
       std::fill(at_peak_.begin(), at_peak_.end(), 0);
       for (const int i : members_)
         if (p.seg_lo[i] <= peak && peak < p.seg_hi[i])
@@ -122,7 +97,7 @@ bool PartCrossover::cross(const SearchModel& m, const std::vector<int32_t>& base
       int pick = -1;
       double pick_rate = 0;
       for (int c = 0; c < parts; ++c) {
-        if (moved[c]) continue;
+        if (moved_[c]) continue;
         // Memory freed at the peak by moving part c, and what it costs.
         const int64_t freed = taken_[c] ? at_peak_[c] : -at_peak_[c];
         if (freed <= 0) continue;
@@ -135,7 +110,7 @@ bool PartCrossover::cross(const SearchModel& m, const std::vector<int32_t>& base
       }
       if (pick < 0) return false;
       flip(m, base, other, pick);
-      moved[pick] = 1;
+      moved_[pick] = 1;
     }
   }
   double total = 0;

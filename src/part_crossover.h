@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "search_model.h"
+#include "usage_tree.h"
 
 namespace iopddl {
 
@@ -40,12 +41,12 @@ class PartCrossover {
  private:
   std::vector<int32_t> part_of_, parts_off_, members_, stack_;
   std::vector<double> dcost_;
-  std::vector<char> taken_;
-  std::vector<int64_t> diff_, profile_, at_peak_;
-  // Trades at the peak before giving up: each is a pass over the segments.
+  std::vector<char> taken_, moved_;
+  std::vector<int64_t> at_peak_;
+  UsageTree usage_;  // the base's usage with the taken parts' strategies
+  // Trades at the peak before giving up: each is a pass over the differing nodes.
   static constexpr int kMaxTrades = 256;
-  void build_profile(const SearchModel& m, const std::vector<int32_t>& base, const std::vector<int32_t>& other);
-  int running_sum(int segments);
+  // Moves part c to or from `other`'s strategies in usage_.
   void flip(const SearchModel& m, const std::vector<int32_t>& base, const std::vector<int32_t>& other, int c);
 };
 

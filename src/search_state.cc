@@ -2,22 +2,24 @@
 
 namespace iopddl {
 
-void SearchState::init(const SearchModel& model, const std::vector<int32_t>& assignment) {
-  m = &model;
-  s = assignment;
-  // The usage per segment by differences and one prefix sum, then the tree
-  // built from it at once.
-  const int segments = model.p->num_segments();
+std::vector<int64_t> usage_per_segment(const SearchModel& m, const std::vector<int32_t>& assignment) {
+  const int segments = m.p->num_segments();
   std::vector<int64_t> per_segment(size_t(segments) + 1, 0);
-  for (int i = 0; i < model.n; ++i) {
-    if (!model.has_interval(i)) continue;
-    const int64_t u = model.usage(i, s[i]);
-    per_segment[model.p->seg_lo[i]] += u;
-    per_segment[model.p->seg_hi[i]] -= u;
+  for (int i = 0; i < m.n; ++i) {
+    if (!m.has_interval(i)) continue;
+    const int64_t u = m.usage(i, assignment[i]);
+    per_segment[m.p->seg_lo[i]] += u;
+    per_segment[m.p->seg_hi[i]] -= u;
   }
   for (int k = 1; k < segments; ++k) per_segment[k] += per_segment[k - 1];
   per_segment.resize(segments);
-  usage.init(per_segment);
+  return per_segment;
+}
+
+void SearchState::init(const SearchModel& model, const std::vector<int32_t>& assignment) {
+  m = &model;
+  s = assignment;
+  usage.init(usage_per_segment(model, s));
   cost = full_cost();
 }
 

@@ -14,6 +14,10 @@ namespace iopddl {
 constexpr double kNoCost = std::numeric_limits<double>::infinity();
 inline bool has_cost(double c) { return c < kNoCost; }
 
+// The usage per segment of an assignment (by differences and one prefix sum):
+// what a UsageTree is built from at once.
+std::vector<int64_t> usage_per_segment(const SearchModel& m, const std::vector<int32_t>& assignment);
+
 struct SearchState {
   const SearchModel* m = nullptr;
   std::vector<int32_t> s;  // original strategy index per node

@@ -21,14 +21,25 @@ const char* kParts = R"({"problem":{"name":"parts","nodes":{
   "edges":{"nodes":[[0,1],[1,2],[3,4],[5,6]],"costs":[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0]]},
   "usage_limit":LIMIT}})";
 
-Problem parts(int limit) {
-  std::string text = kParts;
-  text.replace(text.find("LIMIT"), 5, std::to_string(limit));
+// The instance at a limit, its model, and one crossover of the base with an
+// other answer.
+struct Crossing {
   Problem p;
-  Status st = load_problem_from_buffer(text, "parts.json", &p);
-  EXPECT_TRUE(st.ok) << st.message;
-  return p;
-}
+  SearchModel m;
+  PartCrossover x;
+  std::vector<int32_t> out;
+  CrossoverStats stats;
+  explicit Crossing(int limit) {
+    std::string text = kParts;
+    text.replace(text.find("LIMIT"), 5, std::to_string(limit));
+    Status st = load_problem_from_buffer(text, "parts.json", &p);
+    EXPECT_TRUE(st.ok) << st.message;
+    m.build(p);
+  }
+  bool cross(const std::vector<int32_t>& base, const std::vector<int32_t>& other) {
+    return x.cross(m, base, other, &out, &stats);
+  }
+};
 
 const std::vector<int32_t> kBase = {0, 0, 0, 0, 0, 0, 0};
 const std::vector<int32_t> kOther = {1, 1, 1, 1, 1, 1, 0};
@@ -36,45 +47,30 @@ const std::vector<int32_t> kOther = {1, 1, 1, 1, 1, 1, 0};
 }  // namespace
 
 TEST(PartCrossover, TakesAnOverflowingPartWithOneThatPaysForItsMemory) {
-  const Problem p = parts(95);  // the base uses 95
-  SearchModel m;
-  m.build(p);
-  PartCrossover x;
-  std::vector<int32_t> out;
-  CrossoverStats stats;
-  ASSERT_TRUE(x.cross(m, kBase, kOther, &out, &stats));
-  EXPECT_EQ(stats.differing, 6);
-  EXPECT_EQ(stats.parts, 3);
-  EXPECT_EQ(stats.largest, 3);
-  EXPECT_EQ(stats.taken, 2);
-  EXPECT_EQ(out, (std::vector<int32_t>{1, 1, 1, 1, 1, 0, 0}));  // X and Y, not node 5
+  Crossing c(95);  // the base uses 95
+  ASSERT_TRUE(c.cross(kBase, kOther));
+  EXPECT_EQ(c.stats.differing, 6);
+  EXPECT_EQ(c.stats.parts, 3);
+  EXPECT_EQ(c.stats.largest, 3);
+  EXPECT_EQ(c.stats.taken, 2);
+  EXPECT_EQ(c.out, (std::vector<int32_t>{1, 1, 1, 1, 1, 0, 0}));  // X and Y, not node 5
 }
 
 TEST(PartCrossover, TakesACheaperPartAloneWhenItFits) {
-  const Problem p = parts(125);  // room for X's 30 more
-  SearchModel m;
-  m.build(p);
-  PartCrossover x;
-  std::vector<int32_t> out;
-  CrossoverStats stats;
-  ASSERT_TRUE(x.cross(m, kBase, kOther, &out, &stats));
-  EXPECT_EQ(stats.taken, 1);
-  EXPECT_EQ(out, (std::vector<int32_t>{1, 1, 1, 0, 0, 0, 0}));
+  Crossing c(125);  // room for X's 30 more
+  ASSERT_TRUE(c.cross(kBase, kOther));
+  EXPECT_EQ(c.stats.taken, 1);
+  EXPECT_EQ(c.out, (std::vector<int32_t>{1, 1, 1, 0, 0, 0, 0}));
 }
 
 TEST(PartCrossover, RefusesWhenNoSetOfPartsFitsAndGains) {
-  const Problem p = parts(95);
-  SearchModel m;
-  m.build(p);
-  PartCrossover x;
-  std::vector<int32_t> out;
-  CrossoverStats stats;
+  Crossing c(95);
   // Without part Y's saving, X cannot be paid for.
   std::vector<int32_t> other = kOther;
   other[3] = other[4] = 0;
-  EXPECT_FALSE(x.cross(m, kBase, other, &out, &stats));
-  EXPECT_EQ(stats.parts, 2);
+  EXPECT_FALSE(c.cross(kBase, other));
+  EXPECT_EQ(c.stats.parts, 2);
   // Nothing differs: nothing to take.
-  EXPECT_FALSE(x.cross(m, kBase, kBase, &out, &stats));
-  EXPECT_EQ(stats.parts, 0);
+  EXPECT_FALSE(c.cross(kBase, kBase));
+  EXPECT_EQ(c.stats.parts, 0);
 }
