@@ -71,14 +71,19 @@ bool SearchContext::restart_if_stalled(double factor, double min_seconds) {
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();
   if (!has_cost(epoch_best_cost_)) return false;  // nothing within the limit yet: keep searching
-  if (now - epoch_improved_at_ < std::max(min_seconds, factor * (epoch_improved_at_ - epoch_start_))) return false;
+  const double reached = epoch_improved_at_ - epoch_start_;
+  if (now - epoch_improved_at_ < std::max(min_seconds, factor * reached)) return false;
+  // A new epoch starts from the first answer and retraces the search: with
+  // less time left than this one took to reach its best, it ends behind it.
+  const double total = solve_seconds();
+  if (total < 1e8 && total - now < reached) return false;
   start_epoch(now);
   return true;
 }
 
 bool SearchContext::next_epoch_due(int probes, double share, double min_probe, double factor, double min_seconds) {
   const int e = epoch.load();
-  const double total = std::chrono::duration<double>(solve_end - start).count();
+  const double total = solve_seconds();
   // No end (a session without a time limit) or probes too short: no opening.
   if (probes <= 1 || e >= probes || !(total < 1e8) || share * total / probes < min_probe)
     return restart_if_stalled(factor, min_seconds);

@@ -87,7 +87,8 @@ struct SearchContext {
   bool adopt_epoch(int epoch, std::vector<int32_t>* a, double* cost);
   // Starts the next epoch when this one's best has stalled: no improvement for
   // `factor` times as long as the epoch took to reach it, and at least
-  // `min_seconds`. True if it did.
+  // `min_seconds`; but not with less time left before solve_end than the
+  // epoch took to reach its best. True if it did.
   bool restart_if_stalled(double factor, double min_seconds);
   // The opening: while fewer than `probes` epochs have run, the next starts
   // once its share of the first `share` of the solve's time is over (and
@@ -122,6 +123,8 @@ struct SearchContext {
   std::vector<int32_t> probes_best_;  // the best answer of the epochs ended so far
   double probes_best_cost_ = kNoCost;
   void start_epoch(double now);  // under epoch_mu_
+  // From start to solve_end (above 1e8 when the solve has no end).
+  double solve_seconds() const { return std::chrono::duration<double>(solve_end - start).count(); }
   void stop_if_proven();
 };
 

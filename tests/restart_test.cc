@@ -1,6 +1,7 @@
 // When the search restarts (SearchContext::restart_if_stalled): an epoch has
 // stalled when its best has not improved for as long as the epoch took to
-// reach it, and at least the minimum; a new epoch's clock starts afresh. The
+// reach it, and at least the minimum, and only while a new epoch has the
+// time to get back to it; a new epoch's clock starts afresh. The
 // clock is moved by moving the context's start back.
 #include <gtest/gtest.h>
 
@@ -71,6 +72,26 @@ TEST(Restarts, AnImprovementKeepsTheEpochAlive) {
   std::vector<int32_t> a;
   EXPECT_TRUE(e.ctx.adopt_epoch(0, &a, &cost));
   EXPECT_EQ(cost, 990);
+}
+
+// A new epoch retraces the search from the first answer, so it starts only
+// while the time left is at least what this epoch took to reach its best.
+TEST(Restarts, NoNewEpochThatCannotGetBackToTheBest) {
+  for (const double left : {5.0, 15.0}) {
+    Epochs e;
+    e.offer(1000);
+    e.wait(10);
+    e.offer(500);  // the best at 10 s
+    e.wait(11);
+    e.ctx.solve_end = std::chrono::steady_clock::now() + std::chrono::seconds(int(left));
+    EXPECT_EQ(e.stalled(), left > 10) << left << " s left";
+  }
+  Epochs e;  // no end: the stall rule alone
+  e.offer(1000);
+  e.wait(10);
+  e.offer(500);
+  e.wait(11);
+  EXPECT_TRUE(e.stalled());
 }
 
 namespace {
