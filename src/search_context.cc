@@ -1,6 +1,7 @@
 #include "search_context.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace iopddl {
 
@@ -75,8 +76,7 @@ bool SearchContext::restart_if_stalled(double factor, double min_seconds) {
   if (now - epoch_improved_at_ < std::max(min_seconds, factor * reached)) return false;
   // A new epoch starts from the first answer and retraces the search: with
   // less time left than this one took to reach its best, it ends behind it.
-  const double total = solve_seconds();
-  if (total < 1e8 && total - now < reached) return false;
+  if (solve_seconds() - now < reached) return false;  // never without an end
   start_epoch(now);
   return true;
 }
@@ -85,7 +85,7 @@ bool SearchContext::next_epoch_due(int probes, double share, double min_probe, d
   const int e = epoch.load();
   const double total = solve_seconds();
   // No end (a session without a time limit) or probes too short: no opening.
-  if (probes <= 1 || e >= probes || !(total < 1e8) || share * total / probes < min_probe)
+  if (probes <= 1 || e >= probes || std::isinf(total) || share * total / probes < min_probe)
     return restart_if_stalled(factor, min_seconds);
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();

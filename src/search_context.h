@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 
@@ -123,8 +124,12 @@ struct SearchContext {
   std::vector<int32_t> probes_best_;  // the best answer of the epochs ended so far
   double probes_best_cost_ = kNoCost;
   void start_epoch(double now);  // under epoch_mu_
-  // From start to solve_end (above 1e8 when the solve has no end).
-  double solve_seconds() const { return std::chrono::duration<double>(solve_end - start).count(); }
+  // From start to solve_end; infinite when the solve has no end (no time
+  // limit: solve.cc sets it 1e9 s away; a session: time_point::max()).
+  double solve_seconds() const {
+    const double s = std::chrono::duration<double>(solve_end - start).count();
+    return s < 1e8 ? s : std::numeric_limits<double>::infinity();
+  }
   void stop_if_proven();
 };
 
