@@ -28,8 +28,8 @@ namespace iopddl {
     "the rounding's connected parts of change that make the best cheaper, traded at the peak until it fits") \
   X(kMerge, "merge",                                                                                  \
     "another thread's better best with this thread's changes since they last met (improved: cheaper than both)") \
-  X(kRestart, "restart", "search restarted after a stall (improved: new bests from later epochs)")    \
-  X(kProofSearch, "proofSearch", "branch and bound towards a proof (tried: tree nodes; improved: better answers)")
+  X(kRestart, "restart", "search restarted after a stall (improved: epochs that found a new best)")    \
+  X(kProofSearch, "proofSearch", "branch and bound towards a proof (tried: bound steps and leaves; improved: better answers)")
 
 enum class Mechanism : int {
 #define IOPDDL_ENUM(id, name, what) id,

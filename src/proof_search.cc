@@ -394,6 +394,7 @@ bool ProofSearch::bound(const std::function<bool(Int128*)>& upper,
     // redone from them.
     for (int r = 0; r < prm.proof_passes_per_step; ++r)
       if (!mp_.iterate(&rounded_, should_stop)) return false;
+    ++stats_.steps;
     double mag = 0;
     const double offset = w->relax.penalty_offset();
     const double lb = mp_.lower_bound(&mag) - offset;

@@ -46,6 +46,7 @@ struct ProofStats {
   int64_t pruned_bound = 0;   // ... closed by the bound
   int64_t pruned_memory = 0;  // ... closed by forward checking (or an emptied domain)
   int64_t leaves = 0;         // ... with every node decided
+  int64_t steps = 0;          // bound steps run to their rounding (a node's bound takes many)
   int64_t answers = 0;        // answers offered (feasible roundings and leaves)
   int64_t restarts = 0;       // the tree started afresh (a better incumbent, or its node budget spent) ...
   int64_t budget_restarts = 0;  // ... of which for its node budget

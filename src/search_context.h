@@ -98,6 +98,15 @@ struct SearchContext {
   // Later epochs follow the stall rule. True if it started an epoch.
   // No opening when a probe would be shorter than `min_probe` seconds.
   bool next_epoch_due(int probes, double share, double min_probe, double factor, double min_seconds);
+  // True the first time it is asked for an epoch after the last one it said
+  // true for: a later epoch's first new incumbent, counted once per epoch
+  // whichever thread found it (the restart's "improved").
+  bool first_incumbent_of(int epoch) {
+    int seen = credited_epoch_.load();
+    while (seen < epoch)
+      if (credited_epoch_.compare_exchange_weak(seen, epoch)) return true;
+    return false;
+  }
   // The whole solve's end (a session's slices move `deadline`, not this).
   std::chrono::steady_clock::time_point solve_end = std::chrono::steady_clock::time_point::max();
 
@@ -118,6 +127,7 @@ struct SearchContext {
  private:
   Progress progress(ProgressEvent event) const;
   std::mutex epoch_mu_;
+  std::atomic<int> credited_epoch_{0};
   std::vector<int32_t> epoch_best_;
   double epoch_best_cost_ = kNoCost;
   double epoch_start_ = 0, epoch_improved_at_ = 0;

@@ -64,7 +64,10 @@ class ProofStep : public SearchStep {
     }
     MechanismCount& count = at(t.counts, Mechanism::kProofSearch);
     MechanismTimer timer(&count);
-    const int64_t nodes_before = proof_.stats().nodes;
+    // Each bound step offers at most its rounding and each leaf itself: the
+    // attempts that improvements are counted against. A node's bound can
+    // improve the incumbent many times, and span several rounds.
+    const int64_t tried_before = attempts();
     int64_t budget = t.prm.proof_round_nodes;
     const std::function<bool()> go = [&] { return t.counted() ? budget-- > 0 : more(); };
     const auto up = [&](Int128* cost) { return upper(t, cost); };
@@ -79,7 +82,7 @@ class ProofStep : public SearchStep {
     } else {
       t.offer_double_bound(proof_.open_bound(), 0);
     }
-    count.tried += proof_.stats().nodes - nodes_before;
+    count.tried += attempts() - tried_before;
     return !t.ctx->should_stop();
   }
 
@@ -90,6 +93,8 @@ class ProofStep : public SearchStep {
   bool inc_feasible_ = false;  // the incumbent as this step last saw it ...
   Int128 inc_cost_ = 0;
   double inc_improved_at_ = 0;  // ... and when it last improved (the scheduler's clock)
+
+  int64_t attempts() const { return proof_.stats().steps + proof_.stats().leaves; }
 
   static bool upper(ThreadState& t, Int128* cost) {
     bool feasible = false;

@@ -14,7 +14,8 @@ ThreadState::ThreadState(SearchContext* c, int t)
       max_rounds(c->options->max_rounds) {}
 
 void ThreadState::share(const std::vector<int32_t>& a, double cost, bool fits) {
-  if (ctx->offer(a, cost, fits) && epoch > 0) ++at(counts, Mechanism::kRestart).improved;
+  if (ctx->offer(a, cost, fits) && epoch > 0 && ctx->first_incumbent_of(epoch))
+    ++at(counts, Mechanism::kRestart).improved;
   if (fits) ctx->offer_epoch(epoch, a, cost);
 }
 

@@ -147,6 +147,7 @@ TEST(Restarts, RestartAfterAStallAndKeepTheBest) {
   SolveResult r = solve(p, o);
   ASSERT_TRUE(r.feasible);
   EXPECT_GT(r.stats.mechanisms[int(Mechanism::kRestart)].tried, 0);
+  EXPECT_LE(r.stats.mechanisms[int(Mechanism::kRestart)].improved, r.stats.mechanisms[int(Mechanism::kRestart)].tried);
   ASSERT_FALSE(r.stats.history.empty());
   Int128 least = r.stats.history.front().cost;
   for (const ImprovementPoint& h : r.stats.history)
@@ -251,6 +252,8 @@ TEST(ProofSearch, ProvesGOptimal) {
   EXPECT_TRUE(r.lower_bound == r.evaluation.total_cost) << double(r.lower_bound);
   EXPECT_TRUE(r.evaluation.total_cost == Int128(217039));
   EXPECT_LT(r.elapsed_seconds, 30);
+  for (int k = 0; k < kMechanismCount; ++k)
+    EXPECT_GE(r.stats.mechanisms[k].tried, r.stats.mechanisms[k].improved) << kMechanismInfo[k].name;
   EXPECT_GT(r.stats.mechanisms[int(Mechanism::kProofSearch)].tried, 0);
 }
 

@@ -180,3 +180,15 @@ TEST(Restarts, NoOpeningWhenAProbeWouldBeTooShort) {
   EXPECT_FALSE(o.ctx.next_epoch_due(3, 0.25, 11.0, 1.0, 5.0));  // under the stall rule: not stalled
   EXPECT_TRUE(o.ctx.next_epoch_due(3, 0.25, 10.0, 1.0, 5.0));
 }
+
+// --stats counts a restart as improved once per later epoch that found a new
+// incumbent, whichever thread found it and however many it found: never more
+// than the restarts tried.
+TEST(Restarts, AnEpochsNewIncumbentsCountOnce) {
+  Epochs e;
+  EXPECT_TRUE(e.ctx.first_incumbent_of(1));
+  EXPECT_FALSE(e.ctx.first_incumbent_of(1));  // the same epoch again, from another thread
+  EXPECT_FALSE(e.ctx.first_incumbent_of(0));  // an answer of an epoch that has ended
+  EXPECT_TRUE(e.ctx.first_incumbent_of(3));
+  EXPECT_FALSE(e.ctx.first_incumbent_of(2));
+}

@@ -488,7 +488,7 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswersOnTiedInstances) {
 enum class Lanes { kOne, kTwoInTurns, kTwoThreads };
 
 void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale, Lanes lanes = Lanes::kOne, uint64_t seeds = 4000) {
-  int proven = 0, branched = 0, infeasible = 0, memory_pruned = 0, both_worked = 0, restarted = 0;
+  int proven = 0, branched = 0, infeasible = 0, memory_pruned = 0, both_worked = 0, restarted = 0, answers_over_nodes = 0;
   const int L = lanes == Lanes::kOne ? 1 : 2;
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
     Problem p = tied_instance(seed, cost_scale, usage_scale);
@@ -571,6 +571,12 @@ void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale, Lanes lanes = 
           ASSERT_TRUE(ps[l].exhausted()) << "seed " << seed << " search " << l;
           ASSERT_EQ(ps[l].has_proof(), ex.feasible) << "seed " << seed << " search " << l;
           if (ex.feasible) ASSERT_TRUE(ps[l].proven() == ex.cost) << "seed " << seed << " search " << l;
+          // Every answer offered comes from a bound step's rounding or a
+          // leaf: --stats counts improvements against those (a node's bound
+          // can offer many answers, so not against tree nodes).
+          const ProofStats& st = ps[l].stats();
+          ASSERT_LE(st.answers, st.steps + st.leaves) << "seed " << seed << " search " << l;
+          answers_over_nodes += st.answers > st.nodes;
           nodes += ps[l].stats().nodes;
           pruned_memory += ps[l].stats().pruned_memory;
           restarts += ps[l].stats().budget_restarts;
@@ -594,6 +600,7 @@ void expect_proofs_exact(int64_t cost_scale, int64_t usage_scale, Lanes lanes = 
   EXPECT_GT(infeasible, int(seeds / 200));
   if (lanes == Lanes::kTwoInTurns) EXPECT_GT(both_worked, int(seeds / 40));
   EXPECT_GT(restarted, int(seeds / 200));  // trees that spent their node budget and started afresh
+  EXPECT_GT(answers_over_nodes, 0);  // more answers than tree nodes: no bound on them
 }
 
 TEST(ProofSearch, FindsAndProvesTheOptimumOnRandomInstances) { expect_proofs_exact(1, 1); }
