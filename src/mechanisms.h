@@ -25,7 +25,7 @@ namespace iopddl {
   X(kTradeWindow, "tradeWindow", "neighbourhood: connected window whose priced nodes trade memory")   \
   X(kRepairWindow, "repairWindow", "neighbourhood: priced window solved over the limit, overflow repaired") \
   X(kPartCrossover, "partCrossover",                                                                  \
-    "the rounding's connected parts of change that make the best cheaper, traded at the peak until it fits") \
+    "a rounding's or an elimination's connected parts of change that make the best cheaper, traded at the peak until it fits") \
   X(kMerge, "merge",                                                                                  \
     "another thread's better best with this thread's changes since they last met (improved: cheaper than both)") \
   X(kRestart, "restart", "search restarted after a stall (improved: epochs that found a new best)")    \

@@ -52,6 +52,8 @@ namespace iopddl {
   X(rounding_bound_every, int, 4, 1, 1000000, "rounding rounds between two bounds from the rounding role")       \
   X(part_crossover, int, 1, 0, 1,                                                                               \
     "after each rounding, take its parts that make the thread's best cheaper, traded at the peak until it fits (part_crossover.h)") \
+  X(elimination_crossover, int, 1, 0, 1,                                                                       \
+    "after an elimination whose answer is not the thread's new best, take its parts likewise (with part_crossover)") \
   /* the proof search (proof_search.cc, step_proof.cc) */                                                         \
   X(proof_max_strategies, double, 200000.0, 0.0, 1e12,                                                          \
     "branch and bound towards a proof (and its root's bound and roundings) only on problems (contracted) with at most this many live strategies") \

@@ -72,8 +72,11 @@ class EliminationStep : public SearchStep {
       t.relax.update(y_, pen.cost, t.best_cost, &t.rng);
       if (lagrangian_) lag_answers_.take_answer(y_, pen.cost, t.best_cost, &t.rng);
     }
-    const bool improved = t.polish_and_offer(y_, &count);
+    bool improved = t.polish_and_offer(y_, &count);
     ++count.tried;
+    // Like the rounding's, an elimination's answer is a global one whose
+    // parts of change may take the best into another basin.
+    if (!improved && t.prm.elimination_crossover) t.cross_with_best(y_);
     rules_.fade(t.prm.rule_decay);
     if (improved) rules_.reward(rule);
     return true;

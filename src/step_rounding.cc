@@ -2,7 +2,6 @@
 // polished and offered; now and then its bound (penalised_rounding.h).
 #include <algorithm>
 
-#include "part_crossover.h"
 #include "penalised_rounding.h"
 #include "step.h"
 
@@ -48,26 +47,16 @@ class RoundingStep : public SearchStep {
     t.ctx->count(Counter::message_passes, pr_.passes_per_price());
     ++count.tried;
     t.polish_and_offer(rounded_, &count);
-    if (t.prm.part_crossover) cross_with_best(t);
+    // The rounding sees the whole graph, the best holds what the windows
+    // found, and the move between basins is often a few whole parts of
+    // their difference.
+    t.cross_with_best(rounded_);
     if (++calls_ % t.prm.rounding_bound_every == 0) {
       double mag = 0;
       const double lb = pr_.lower_bound(&mag);
       t.offer_double_bound(lb, mag);
     }
     return true;
-  }
-
-  // The rounding's parts of change that make the thread's best cheaper, taken
-  // into it (part_crossover.h): the rounding sees the whole graph, the best
-  // holds what the windows found, and the move between basins is often a
-  // few whole parts of their difference.
-  void cross_with_best(ThreadState& t) {
-    if (!has_cost(t.best_cost)) return;
-    MechanismCount& count = at(t.counts, Mechanism::kPartCrossover);
-    MechanismTimer timer(&count);
-    ++count.tried;
-    CrossoverStats stats;
-    if (cross_.cross(t.m, t.best, rounded_, &crossed_, &stats)) t.polish_and_offer(crossed_, &count);
   }
 
   void restart(ThreadState& t) override {
@@ -81,8 +70,7 @@ class RoundingStep : public SearchStep {
   bool inited_ = false, refused_ = false;
   int64_t calls_ = 0;
   int slot_ = 0;
-  std::vector<int32_t> rounded_, crossed_;
-  PartCrossover cross_;
+  std::vector<int32_t> rounded_;
 };
 
 }  // namespace

@@ -42,6 +42,15 @@ bool ThreadState::polish_and_offer(const std::vector<int32_t>& cand, MechanismCo
   return fits && take_if_better(st.s, st.cost, count);
 }
 
+bool ThreadState::cross_with_best(const std::vector<int32_t>& other) {
+  if (!prm.part_crossover || !has_cost(best_cost)) return false;
+  MechanismCount& count = at(counts, Mechanism::kPartCrossover);
+  MechanismTimer timer(&count);
+  ++count.tried;
+  CrossoverStats stats;
+  return cross.cross(m, best, other, &crossed, &stats) && polish_and_offer(crossed, &count);
+}
+
 bool ThreadState::take_if_better(const std::vector<int32_t>& a, double cost, MechanismCount* count) {
   if (!(cost < best_cost - 1e-9)) return false;
   if (count) {

@@ -12,6 +12,7 @@
 #include "local_search.h"
 #include "memory_relax.h"
 #include "mechanisms.h"
+#include "part_crossover.h"
 #include "rng.h"
 #include "search_context.h"
 #include "search_state.h"
@@ -48,6 +49,8 @@ struct ThreadState {
   std::vector<int32_t> best;        // this thread's best within the limit, in this epoch
   double best_cost = kNoCost;
   bool best_moved = false;          // best changed outside the neighbourhood search
+  PartCrossover cross;               // cross_with_best's, and its output
+  std::vector<int32_t> crossed;
   // The roles this thread took (a rounding, the proof search's tree). With
   // more than one thread a thread takes at most one: each is given most of
   // its thread's time by its floor, and two floors on one thread squeeze
@@ -69,6 +72,10 @@ struct ThreadState {
   // thread's best when it fits and is cheaper (true; the fall is added to
   // `count`).
   bool polish_and_offer(const std::vector<int32_t>& cand, MechanismCount* count);
+  // The parts of change of a global answer (a rounding, an elimination's)
+  // that make this thread's best cheaper, taken into it (part_crossover.h),
+  // polished and offered; counted as the crossover. True if it improved.
+  bool cross_with_best(const std::vector<int32_t>& other);
   // Keeps an answer that fits as this thread's best when it is cheaper (true).
   bool take_if_better(const std::vector<int32_t>& a, double cost, MechanismCount* count);
 };

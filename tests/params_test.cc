@@ -80,6 +80,31 @@ TEST(Params, ReachTheSearch) {
   EXPECT_LT(c.stats.windows, a.stats.windows);
 }
 
+// The partition crossover takes the rounding's answers and, with
+// elimination_crossover, the eliminations' that did not improve the best:
+// without it there is one crossover per rounding, with it more, at most one
+// per elimination besides.
+TEST(Params, EliminationCrossoverCrossesTheEliminationsAnswers) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o = rounds(60);
+  ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
+  const auto tried = [](const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; };
+  const auto eliminations = [&](const SolveResult& r) {
+    return tried(r, Mechanism::kEliminationBeliefs) + tried(r, Mechanism::kEliminationRounding) +
+           tried(r, Mechanism::kEliminationBest) + tried(r, Mechanism::kEliminationUnpriced);
+  };
+  ASSERT_TRUE(set_param(&o.params, "elimination_crossover", 0).ok);
+  const SolveResult off = solve(p, o);
+  ASSERT_TRUE(off.feasible);
+  EXPECT_GT(tried(off, Mechanism::kPenalisedRounding), 0);
+  EXPECT_EQ(tried(off, Mechanism::kPartCrossover), tried(off, Mechanism::kPenalisedRounding));
+  ASSERT_TRUE(set_param(&o.params, "elimination_crossover", 1).ok);
+  const SolveResult on = solve(p, o);
+  ASSERT_TRUE(on.feasible);
+  EXPECT_GT(tried(on, Mechanism::kPartCrossover), tried(on, Mechanism::kPenalisedRounding));
+  EXPECT_LE(tried(on, Mechanism::kPartCrossover), tried(on, Mechanism::kPenalisedRounding) + eliminations(on));
+}
+
 // A warm start is validated, and nothing reported is worse than it.
 TEST(WarmStart, NeverWorseThanTheStart) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");
