@@ -72,7 +72,7 @@ class EliminationStep : public SearchStep {
       t.relax.update(y_, pen.cost, t.best_cost, &t.rng);
       if (lagrangian_) lag_answers_.take_answer(y_, pen.cost, t.best_cost, &t.rng);
     }
-    bool improved = t.polish_and_offer(y_, &count);
+    const bool improved = t.polish_and_offer(y_, &count);
     ++count.tried;
     // Like the rounding's, an elimination's answer is a global one whose
     // parts of change may take the best into another basin.
