@@ -51,7 +51,7 @@ namespace iopddl {
   X(lagrangian_refresh, int, 8, 1, 1000000, "rounds between snapshots of the multipliers for the Lagrangian bound") \
   X(rounding_bound_every, int, 4, 1, 1000000, "rounding rounds between two bounds from the rounding role")       \
   X(part_crossover, int, 1, 0, 1,                                                                               \
-    "after each rounding, take its parts that make the thread's best cheaper, traded at the peak until it fits (part_crossover.h)") \
+    "after each rounding (and elimination: elimination_crossover), take its parts that make the thread's best cheaper, traded at the peak until it fits (part_crossover.h)") \
   X(elimination_crossover, int, 1, 0, 1,                                                                       \
     "after an elimination whose answer is not the thread's new best, take its parts likewise (with part_crossover)") \
   /* the proof search (proof_search.cc, step_proof.cc) */                                                         \
