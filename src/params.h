@@ -54,6 +54,8 @@ namespace iopddl {
     "after each rounding (and elimination: elimination_crossover), take its parts that make the thread's best cheaper, traded at the peak until it fits (part_crossover.h)") \
   X(elimination_crossover, int, 1, 0, 1,                                                                       \
     "after an elimination whose answer is not the thread's new best, take its parts likewise (with part_crossover)") \
+  X(rule_credit_crossover, int, 1, 0, 1,                                                                       \
+    "an elimination rule is rewarded when its answer lowers the thread's best directly or through its crossover (0: directly only)") \
   /* the proof search (proof_search.cc, step_proof.cc) */                                                         \
   X(proof_max_strategies, double, 200000.0, 0.0, 1e12,                                                          \
     "branch and bound towards a proof (and its root's bound and roundings) only on problems (contracted) with at most this many live strategies") \

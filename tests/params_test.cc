@@ -105,6 +105,29 @@ TEST(Params, EliminationCrossoverCrossesTheEliminationsAnswers) {
   EXPECT_LE(tried(on, Mechanism::kPartCrossover), tried(on, Mechanism::kPenalisedRounding) + eliminations(on));
 }
 
+// rule_credit_crossover: an elimination rule whose answer improves the best
+// only through its crossover is rewarded too, so the rules' draws change; with
+// the eliminations' crossover off it has nothing to act on and changes none.
+TEST(Params, RuleCreditCrossoverRewardsTheRulesWhoseAnswersCrossWell) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o = rounds(100);
+  ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
+  const auto draws = [&](int credit, int crossover) {
+    SolveOptions q = o;
+    EXPECT_TRUE(set_param(&q.params, "rule_credit_crossover", credit).ok);
+    EXPECT_TRUE(set_param(&q.params, "elimination_crossover", crossover).ok);
+    const SolveResult r = solve(p, q);
+    EXPECT_TRUE(r.feasible);
+    std::vector<int64_t> d;
+    for (Mechanism k : {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
+                        Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced})
+      d.push_back(r.stats.mechanisms[int(k)].tried);
+    return d;
+  };
+  EXPECT_NE(draws(1, 1), draws(0, 1));
+  EXPECT_EQ(draws(1, 0), draws(0, 0));
+}
+
 // A warm start is validated, and nothing reported is worse than it.
 TEST(WarmStart, NeverWorseThanTheStart) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");

@@ -10,7 +10,7 @@
 //
 //   node wasm/bench-mechanisms.mjs [--benchmarks DIR] [--only A C M S] [--threads 1,2]
 //                                  [--seconds 20] [--seed 1] [--native build/iopddl] [--dist dist]
-//                                  [--rounds R] [--set NAME=VALUE ...]
+//                                  [--rounds R] [--set NAME=VALUE ...] [--backend threads|single]
 //
 // --rounds R: one thread and a budget of R rounds on both sides, which then do
 // exactly the same work (the package gives the CLI's answer): the ratio per
@@ -20,6 +20,9 @@
 // --set NAME=VALUE (repeatable): a search parameter on both sides (the CLI's
 // --set, the package's params), e.g. proof_max_strategies=0 to leave the proof
 // search out of a same-work run where it would take nearly all the time.
+//
+// --backend: the package's back end (default: the package's choice, threads
+// where it can): 'single' measures the build without shared memory.
 //
 // DIR holds best_known.tsv and the instances (default ../shared/benchmarks).
 import { spawnSync } from 'node:child_process';
@@ -32,6 +35,7 @@ const seed = opt('--seed', '1');
 const native = nativeCli();
 const dist = resolve(root, opt('--dist', 'dist'));
 const rounds = Number(opt('--rounds', '0'));
+const backend = opt('--backend', null);
 const { sets, params } = searchParams();
 
 const { createSolver } = await import(join(dist, 'node.mjs'));
@@ -62,7 +66,7 @@ function runNative(file, threads) {
 }
 
 async function runPackage(file, threads, solveMs) {
-  const solver = await createSolver({ threads });
+  const solver = await createSolver({ threads, ...(backend ? { backend } : {}) });
   try {
     const p = await solver.loadFile(file);
     const r = await p.solve({ threads, seed: BigInt(seed), timeLimitMs: rounds > 0 ? 1e8 : solveMs,
