@@ -11,6 +11,7 @@
 //   node wasm/bench-mechanisms.mjs [--benchmarks DIR] [--only A C M S] [--threads 1,2]
 //                                  [--seconds 20] [--seed 1] [--native build/iopddl] [--dist dist]
 //                                  [--rounds R] [--set NAME=VALUE ...] [--backend threads|single]
+//                                  [--browser]
 //
 // --rounds R: one thread and a budget of R rounds on both sides, which then do
 // exactly the same work (the package gives the CLI's answer): the ratio per
@@ -24,8 +25,13 @@
 // --backend: the package's back end (default: the package's choice, threads
 // where it can): 'single' measures the build without shared memory.
 //
+// --browser: the package runs in a page of Debian's Chromium (headless,
+// cross-origin isolated, served by web/server.mjs from dist/), whose V8 is
+// newer than Node's; --dist is then dist/.
+//
 // DIR holds best_known.tsv and the instances (default ../shared/benchmarks).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { instances, nativeCli, only, opt, root, searchParams } from './bench-args.mjs';
 
@@ -38,7 +44,9 @@ const rounds = Number(opt('--rounds', '0'));
 const backend = opt('--backend', null);
 const { sets, params } = searchParams();
 
-const { createSolver } = await import(join(dist, 'node.mjs'));
+const inBrowser = process.argv.includes('--browser');
+const { createSolver } = inBrowser ? {} : await import(join(dist, 'node.mjs'));
+const page = inBrowser ? await openPage() : null;
 
 const rows = instances(only(['A', 'C', 'M', 'S']));
 
@@ -65,19 +73,61 @@ function runNative(file, threads) {
   };
 }
 
+// The figures of a package solve's stats that the tables compare.
+function packageStats(s) {
+  return {
+    solveS: s.solverMs / 1000,
+    totals: { rounds: s.rounds, messagePasses: s.messagePasses, windows: s.windows, localMoves: s.localMoves },
+    mechanisms: Object.fromEntries(Object.entries(s.mechanisms).map(([k, v]) => [k, { tried: v.tried, seconds: v.seconds }])),
+  };
+}
+
+// A page of the package's server in Chromium, which serves the instance's
+// bytes at /bench-problem.
+async function openPage() {
+  const { startServer } = await import('../web/server.mjs');
+  const { browserSkip, chromium, playwright } = await import('../tests/browser-env.mjs');
+  if (browserSkip) throw new Error(`--browser: ${browserSkip}`);
+  const server = await startServer({ port: 0, isolation: true });
+  const browser = await playwright.chromium.launch({
+    executablePath: chromium, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  const pg = await browser.newPage();
+  pg.setDefaultTimeout(0);
+  await pg.goto(server.url);
+  console.log(`package in Chromium ${browser.version()}`);
+  pg.close = async () => { await browser.close(); await server.close(); };
+  return pg;
+}
+
+// The package's solve in the page: the same options and the same fields as runPackage.
+async function runInBrowser(file, threads, solveMs) {
+  await page.unroute('**/bench-problem');
+  await page.route('**/bench-problem', (route) => route.fulfill({ body: readFileSync(file) }));
+  return packageStats(JSON.parse(await page.evaluate(async ({ threads, seed, solveMs, rounds, backend, params }) => {
+    const { createSolver } = await import('/dist/browser.mjs');
+    const solver = await createSolver({ threads, ...(backend ? { backend } : {}) });
+    try {
+      const p = await solver.load(await (await fetch('/bench-problem')).blob());
+      const r = await p.solve({ threads, seed: BigInt(seed), timeLimitMs: rounds > 0 ? 1e8 : solveMs,
+        ...(rounds > 0 ? { maxRounds: rounds } : {}), ...(Object.keys(params).length ? { params } : {}) });
+      p.dispose();
+      return JSON.stringify(r.stats, (k, v) => (typeof v === 'bigint' ? Number(v) : v));
+    } finally {
+      await solver.dispose();
+    }
+  }, { threads, seed, solveMs, rounds, backend, params })));
+}
+
 async function runPackage(file, threads, solveMs) {
+  if (page) return runInBrowser(file, threads, solveMs);
   const solver = await createSolver({ threads, ...(backend ? { backend } : {}) });
   try {
     const p = await solver.loadFile(file);
     const r = await p.solve({ threads, seed: BigInt(seed), timeLimitMs: rounds > 0 ? 1e8 : solveMs,
       ...(rounds > 0 ? { maxRounds: rounds } : {}), ...(sets.length ? { params } : {}) });
     p.dispose();
-    const s = r.stats;
-    return {
-      solveS: s.solverMs / 1000,
-      totals: { rounds: s.rounds, messagePasses: s.messagePasses, windows: s.windows, localMoves: s.localMoves },
-      mechanisms: Object.fromEntries(Object.entries(s.mechanisms).map(([k, v]) => [k, { tried: v.tried, seconds: v.seconds }])),
-    };
+    return packageStats(r.stats);
   } finally {
     await solver.dispose();
   }
@@ -130,3 +180,4 @@ if (mechanismRatios.length) {
   const worst = mechanismRatios.reduce((a, b) => (b.ratio < a.ratio ? b : a));
   console.log(`\nlowest mechanism ratio: ${worst.ratio.toFixed(2)} (${worst.name} on ${worst.instance}, ${worst.threads} thread(s))`);
 }
+if (page) await page.close();
