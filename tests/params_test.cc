@@ -80,6 +80,10 @@ TEST(Params, ReachTheSearch) {
   EXPECT_LT(c.stats.windows, a.stats.windows);
 }
 
+// The elimination step's four rules, each counted as its own mechanism.
+const Mechanism kEliminationRules[] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
+                                       Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
+
 // The partition crossover takes the rounding's answers and, with
 // elimination_crossover, the eliminations' that did not improve the best:
 // without it there is one crossover per rounding, with it more, at most one
@@ -90,8 +94,9 @@ TEST(Params, EliminationCrossoverCrossesTheEliminationsAnswers) {
   ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
   const auto tried = [](const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; };
   const auto eliminations = [&](const SolveResult& r) {
-    return tried(r, Mechanism::kEliminationBeliefs) + tried(r, Mechanism::kEliminationRounding) +
-           tried(r, Mechanism::kEliminationBest) + tried(r, Mechanism::kEliminationUnpriced);
+    int64_t n = 0;
+    for (Mechanism k : kEliminationRules) n += tried(r, k);
+    return n;
   };
   ASSERT_TRUE(set_param(&o.params, "elimination_crossover", 0).ok);
   const SolveResult off = solve(p, o);
@@ -119,9 +124,7 @@ TEST(Params, RuleCreditCrossoverRewardsTheRulesWhoseAnswersCrossWell) {
     const SolveResult r = solve(p, q);
     EXPECT_TRUE(r.feasible);
     std::vector<int64_t> d;
-    for (Mechanism k : {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
-                        Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced})
-      d.push_back(r.stats.mechanisms[int(k)].tried);
+    for (Mechanism k : kEliminationRules) d.push_back(r.stats.mechanisms[int(k)].tried);
     return d;
   };
   EXPECT_NE(draws(1, 1), draws(0, 1));
