@@ -115,7 +115,8 @@ def main():
     ap.add_argument("--emulate-cores", type=int, metavar="N",
                     help="N threads with N / cores times each timeout: the CPU per thread of an N-core machine")
     ap.add_argument("--save", metavar="DIR",
-                    help="keep each run's answer (on the original numbering) as DIR/INSTANCE.seedS.COST.txt")
+                    help="keep each run's answer (on the original numbering) as DIR/INSTANCE.seedS.COST.txt; "
+                         "an answer below the best known is kept without it, in build/bench-answers")
     args = ap.parse_args()
     if args.emulate_cores:
         args.threads = args.emulate_cores
@@ -163,11 +164,18 @@ def main():
                 if m:
                     own = int(m.group(1))
             cost, feasible = evaluate(args.binary, path, sol, cache)
-            if args.save and sol:
-                os.makedirs(args.save, exist_ok=True)
+            # An answer below the best known is kept even without --save: a
+            # run cannot be repeated to get it back.
+            new_best = bool(feasible and cost and cost < best)
+            if sol and (args.save or new_best):
+                folder = args.save or os.path.join(ROOT, "build", "bench-answers")
+                os.makedirs(folder, exist_ok=True)
                 name = f"{row['instance']}.seed{args.seed + r}.{cost if feasible else 'infeasible'}.txt"
-                with open(os.path.join(args.save, name), "w") as f:
+                with open(os.path.join(folder, name), "w") as f:
                     f.write(sol + "\n")
+                if new_best:
+                    print(f"# {row['instance']}: {cost} is below the best known {best}: kept as "
+                          f"{os.path.join(folder, name)}", file=sys.stderr)
             results.append((cost if feasible and cost else None, feasible, own, wall, usage.ru_maxrss / 1024, proven))
         feas = [x for x in results if x[0] is not None]
         if feas:
