@@ -73,6 +73,14 @@ function runNative(file, threads) {
   };
 }
 
+// The package's options, the same in Node and in the page (the seed as text:
+// it crosses into the page as JSON, and each side makes it a BigInt).
+const createOptions = (threads) => ({ threads, ...(backend ? { backend } : {}) });
+const solveOptions = (threads, solveMs) => ({
+  threads, seed, timeLimitMs: rounds > 0 ? 1e8 : solveMs,
+  ...(rounds > 0 ? { maxRounds: rounds } : {}), ...(sets.length ? { params } : {}),
+});
+
 // The figures of a package solve's stats that the tables compare.
 function packageStats(s) {
   return {
@@ -104,28 +112,27 @@ async function openPage() {
 async function runInBrowser(file, threads, solveMs) {
   await page.unroute('**/bench-problem');
   await page.route('**/bench-problem', (route) => route.fulfill({ body: readFileSync(file) }));
-  return packageStats(JSON.parse(await page.evaluate(async ({ threads, seed, solveMs, rounds, backend, params }) => {
+  return packageStats(JSON.parse(await page.evaluate(async ({ created, solved }) => {
     const { createSolver } = await import('/dist/browser.mjs');
-    const solver = await createSolver({ threads, ...(backend ? { backend } : {}) });
+    const solver = await createSolver(created);
     try {
       const p = await solver.load(await (await fetch('/bench-problem')).blob());
-      const r = await p.solve({ threads, seed: BigInt(seed), timeLimitMs: rounds > 0 ? 1e8 : solveMs,
-        ...(rounds > 0 ? { maxRounds: rounds } : {}), ...(Object.keys(params).length ? { params } : {}) });
+      const r = await p.solve({ ...solved, seed: BigInt(solved.seed) });
       p.dispose();
       return JSON.stringify(r.stats, (k, v) => (typeof v === 'bigint' ? Number(v) : v));
     } finally {
       await solver.dispose();
     }
-  }, { threads, seed, solveMs, rounds, backend, params })));
+  }, { created: createOptions(threads), solved: solveOptions(threads, solveMs) })));
 }
 
 async function runPackage(file, threads, solveMs) {
   if (page) return runInBrowser(file, threads, solveMs);
-  const solver = await createSolver({ threads, ...(backend ? { backend } : {}) });
+  const solver = await createSolver(createOptions(threads));
   try {
     const p = await solver.loadFile(file);
-    const r = await p.solve({ threads, seed: BigInt(seed), timeLimitMs: rounds > 0 ? 1e8 : solveMs,
-      ...(rounds > 0 ? { maxRounds: rounds } : {}), ...(sets.length ? { params } : {}) });
+    const o = solveOptions(threads, solveMs);
+    const r = await p.solve({ ...o, seed: BigInt(o.seed) });
     p.dispose();
     return packageStats(r.stats);
   } finally {
