@@ -46,7 +46,8 @@ const { sets, params } = searchParams();
 
 const inBrowser = process.argv.includes('--browser');
 const { createSolver } = inBrowser ? {} : await import(join(dist, 'node.mjs'));
-const page = inBrowser ? await openPage() : null;
+const browserPage = inBrowser ? await openPage() : null;
+const page = browserPage?.page;
 
 const rows = instances(only(['A', 'C', 'M', 'S']));
 
@@ -94,18 +95,15 @@ function packageStats(s) {
 // bytes at /bench-problem.
 async function openPage() {
   const { startServer } = await import('../web/server.mjs');
-  const { browserSkip, chromium, playwright } = await import('../tests/browser-env.mjs');
+  const { browserSkip, launchChromium } = await import('../tests/browser-env.mjs');
   if (browserSkip) throw new Error(`--browser: ${browserSkip}`);
   const server = await startServer({ port: 0, isolation: true });
-  const browser = await playwright.chromium.launch({
-    executablePath: chromium, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   const pg = await browser.newPage();
   pg.setDefaultTimeout(0);
   await pg.goto(server.url);
   console.log(`package in Chromium ${browser.version()}`);
-  pg.close = async () => { await browser.close(); await server.close(); };
-  return pg;
+  return { page: pg, close: async () => { await browser.close(); await server.close(); } };
 }
 
 // The package's solve in the page: the same options and the same fields as runPackage.
@@ -187,4 +185,4 @@ if (mechanismRatios.length) {
   const worst = mechanismRatios.reduce((a, b) => (b.ratio < a.ratio ? b : a));
   console.log(`\nlowest mechanism ratio: ${worst.ratio.toFixed(2)} (${worst.name} on ${worst.instance}, ${worst.threads} thread(s))`);
 }
-if (page) await page.close();
+if (browserPage) await browserPage.close();

@@ -17,7 +17,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer } from './server.mjs';
-import { browserSkip, chromium, playwright } from '../tests/browser-env.mjs';
+import { browserSkip, launchChromium } from '../tests/browser-env.mjs';
 
 const args = process.argv.slice(2);
 const isolation = !args.includes('--no-isolation');
@@ -36,10 +36,8 @@ if (browserSkip) {
 const [file, seconds] = [resolve(pos[0]), Number(pos[1])];
 
 const server = await startServer({ port: 0, isolation });
-const browser = await playwright.chromium.launch({
-  executablePath: chromium,
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    ...(perfProf ? ['--js-flags=--perf-prof', '--no-zygote'] : [])],
+const browser = await launchChromium({
+  extraArgs: perfProf ? ['--js-flags=--perf-prof', '--no-zygote'] : [],
 });
 // The browser's processes (Chromium's, under this one) and their resident memory.
 function treeRssBytes(rootPid) {

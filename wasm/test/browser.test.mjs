@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, normalize } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { browserSkip, chromium, playwright } from '../../tests/browser-env.mjs';
+import { browserSkip, launchChromium } from '../../tests/browser-env.mjs';
 import { dist, examplePath, instanceGPath } from './helpers.mjs';
 
 
@@ -88,11 +88,7 @@ describe('browser', { skip: browserSkip }, () => {
     });
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${server.address().port}`;
-    browser = await playwright.chromium.launch({
-      executablePath: chromium,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     if (browser) await browser.close();

@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { browserSkip, chromium, playwright } from '../../tests/browser-env.mjs';
+import { browserSkip, launchChromium } from '../../tests/browser-env.mjs';
 import { examplePath, instanceGPath, root } from './helpers.mjs';
 
 const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
@@ -106,10 +106,7 @@ describe('bundlers', { skip: browserSkip }, () => {
     writeFileSync(join(wp, 'dist', 'index.html'), HTML('<script src="main.js"></script>'));
     assets(join(wp, 'dist'));
     built.webpack = { dir: join(wp, 'dist'), log: w.stdout + w.stderr };
-    browser = await playwright.chromium.launch({
-      executablePath: chromium,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     if (browser) await browser.close().catch(() => {});

@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { missingDistFiles, startServer } from '../server.mjs';
-import { browserSkip, chromium, playwright } from '../../tests/browser-env.mjs';
+import { browserSkip, launchChromium } from '../../tests/browser-env.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examplePath = join(root, 'tests', 'data', 'example.json');
@@ -85,12 +85,7 @@ describe('web page', { skip: browserSkip }, () => {
     mkdirSync(artifacts, { recursive: true });
     isolated = await startServer({ port: 0 });
     plain = await startServer({ port: 0, isolation: false });
-    browser = await playwright.chromium.launch({
-      executablePath: chromium,
-      timeout: WAIT,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium({ timeout: WAIT });
   });
 
   after(async () => {
