@@ -54,6 +54,8 @@ namespace iopddl {
     "after each rounding (and elimination: elimination_crossover), take its parts that make the thread's best cheaper, traded at the peak until it fits (part_crossover.h)") \
   X(elimination_crossover, int, 1, 0, 1,                                                                       \
     "after an elimination whose answer is not the thread's new best, take its parts likewise (with part_crossover)") \
+  X(crossover_polished, int, 2, 0, 2,                                                                           \
+    "the global answer crossed with the best: 0 as found, 1 after its polish, 2 as found and, if that fails, after its polish") \
   X(rule_credit_crossover, int, 1, 0, 1,                                                                       \
     "an elimination rule is rewarded when its answer lowers the thread's best directly or through its crossover (0: directly only)") \
   /* the proof search (proof_search.cc, step_proof.cc) */                                                         \

@@ -76,7 +76,7 @@ class EliminationStep : public SearchStep {
     ++count.tried;
     // Like the rounding's, an elimination's answer is a global one whose
     // parts of change may take the best into another basin.
-    const bool crossed = !improved && t.prm.elimination_crossover && t.cross_with_best(y_);
+    const bool crossed = !improved && t.prm.elimination_crossover && t.cross_answer_with_best(y_);
     rules_.fade(t.prm.rule_decay);
     // A rule whose answers pay only through the crossover still earns its draws.
     if (improved || (crossed && t.prm.rule_credit_crossover)) rules_.reward(rule);

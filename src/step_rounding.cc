@@ -50,7 +50,7 @@ class RoundingStep : public SearchStep {
     // The rounding sees the whole graph, the best holds what the windows
     // found, and the move between basins is often a few whole parts of
     // their difference.
-    t.cross_with_best(rounded_);
+    t.cross_answer_with_best(rounded_);
     if (++calls_ % t.prm.rounding_bound_every == 0) {
       double mag = 0;
       const double lb = pr_.lower_bound(&mag);

@@ -33,10 +33,12 @@ void ThreadState::polish(SearchState* s, const std::vector<int32_t>* seeds) {
 
 bool ThreadState::polish_and_offer(const std::vector<int32_t>& cand, MechanismCount* count) {
   st.init(m, cand);
+  st_polished = false;
   // Far over the limit, repair would be slow and lead nowhere good: the
   // candidate has done its job by moving the prices.
   if (double(st.peak()) > prm.repair_over * double(m.limit) && has_cost(best_cost)) return false;
   polish(&st);
+  st_polished = true;
   const bool fits = st.within_limit();
   share(st.s, st.cost, fits);
   return fits && take_if_better(st.s, st.cost, count);
@@ -49,6 +51,14 @@ bool ThreadState::cross_with_best(const std::vector<int32_t>& other) {
   ++count.tried;
   CrossoverStats stats;
   return cross.cross(m, best, other, &crossed, &stats) && polish_and_offer(crossed, &count);
+}
+
+bool ThreadState::cross_answer_with_best(const std::vector<int32_t>& raw) {
+  const int mode = prm.crossover_polished;
+  const bool polished = st_polished && st.within_limit() && st.s != best;
+  if (polished) donor = st.s;
+  if (mode != 1 && cross_with_best(raw)) return true;
+  return mode != 0 && polished && cross_with_best(donor);
 }
 
 bool ThreadState::take_if_better(const std::vector<int32_t>& a, double cost, MechanismCount* count) {

@@ -76,6 +76,11 @@ struct ThreadState {
   // that make this thread's best cheaper, taken into it (part_crossover.h),
   // polished and offered; counted as the crossover. True if it improved.
   bool cross_with_best(const std::vector<int32_t>& other);
+  // After polish_and_offer(raw): the crossover of a global answer with the
+  // best, from the raw answer, the polished one, or both (crossover_polished).
+  bool cross_answer_with_best(const std::vector<int32_t>& raw);
+  bool st_polished = false;          // polish_and_offer left the polished candidate in st
+  std::vector<int32_t> donor;        // cross_answer_with_best's copy of it
   // Keeps an answer that fits as this thread's best when it is cheaper (true).
   bool take_if_better(const std::vector<int32_t>& a, double cost, MechanismCount* count);
 };

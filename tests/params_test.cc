@@ -87,11 +87,12 @@ const Mechanism kEliminationRules[] = {Mechanism::kEliminationBeliefs, Mechanism
 // The partition crossover takes the rounding's answers and, with
 // elimination_crossover, the eliminations' that did not improve the best:
 // without it there is one crossover per rounding, with it more, at most one
-// per elimination besides.
+// per elimination besides (each answer crossed as found: crossover_polished 0).
 TEST(Params, EliminationCrossoverCrossesTheEliminationsAnswers) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");
   SolveOptions o = rounds(60);
   ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
+  ASSERT_TRUE(set_param(&o.params, "crossover_polished", 0).ok);
   const auto tried = [](const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; };
   const auto eliminations = [&](const SolveResult& r) {
     int64_t n = 0;
@@ -108,6 +109,39 @@ TEST(Params, EliminationCrossoverCrossesTheEliminationsAnswers) {
   ASSERT_TRUE(on.feasible);
   EXPECT_GT(tried(on, Mechanism::kPartCrossover), tried(on, Mechanism::kPenalisedRounding));
   EXPECT_LE(tried(on, Mechanism::kPartCrossover), tried(on, Mechanism::kPenalisedRounding) + eliminations(on));
+}
+
+// crossover_polished: a rounding's answer is crossed with the best as found
+// (0: once per rounding), after its polish (1: only when the polished answer
+// fits and is not the best, so at most once per rounding, and with other
+// parts, so the search differs), or as found and, when that fails, after its
+// polish (2: more than once per rounding, at most twice).
+TEST(Params, CrossoverPolishedCrossesThePolishedAnswerToo) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o = rounds(60);
+  ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
+  ASSERT_TRUE(set_param(&o.params, "elimination_crossover", 0).ok);  // the rounding's crossovers only
+  const auto run = [&](int mode) {
+    SolveOptions q = o;
+    EXPECT_TRUE(set_param(&q.params, "crossover_polished", mode).ok);
+    const SolveResult r = solve(p, q);
+    EXPECT_TRUE(r.feasible);
+    return r;
+  };
+  const auto tried = [](const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; };
+  const SolveResult raw = run(0), polished = run(1), both = run(2);
+  const int64_t roundings = tried(raw, Mechanism::kPenalisedRounding);
+  ASSERT_GT(roundings, 0);
+  EXPECT_EQ(tried(raw, Mechanism::kPartCrossover), roundings);
+  EXPECT_LE(tried(polished, Mechanism::kPartCrossover), tried(polished, Mechanism::kPenalisedRounding));
+  const auto counts = [](const SolveResult& r) {
+    std::vector<int64_t> c;
+    for (const MechanismCount& k : r.stats.mechanisms) c.insert(c.end(), {k.tried, k.improved});
+    return c;
+  };
+  EXPECT_NE(counts(polished), counts(raw));
+  EXPECT_GT(tried(both, Mechanism::kPartCrossover), tried(both, Mechanism::kPenalisedRounding));
+  EXPECT_LE(tried(both, Mechanism::kPartCrossover), 2 * tried(both, Mechanism::kPenalisedRounding));
 }
 
 // rule_credit_crossover: an elimination rule whose answer improves the best
