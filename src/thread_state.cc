@@ -55,10 +55,11 @@ bool ThreadState::cross_with_best(const std::vector<int32_t>& other) {
 
 bool ThreadState::cross_answer_with_best(const std::vector<int32_t>& raw) {
   const int mode = prm.crossover_polished;
-  const bool polished = st_polished && st.within_limit() && st.s != best;
+  // Copied before the first crossover, whose polish reuses st.
+  const bool polished = mode != 0 && st_polished && st.within_limit() && st.s != best;
   if (polished) donor = st.s;
   if (mode != 1 && cross_with_best(raw)) return true;
-  return mode != 0 && polished && cross_with_best(donor);
+  return polished && cross_with_best(donor);
 }
 
 bool ThreadState::take_if_better(const std::vector<int32_t>& a, double cost, MechanismCount* count) {

@@ -84,6 +84,9 @@ TEST(Params, ReachTheSearch) {
 const Mechanism kEliminationRules[] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
                                        Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
 
+// How often a solve tried mechanism k.
+int64_t tried(const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; }
+
 // The partition crossover takes the rounding's answers and, with
 // elimination_crossover, the eliminations' that did not improve the best:
 // without it there is one crossover per rounding, with it more, at most one
@@ -93,7 +96,6 @@ TEST(Params, EliminationCrossoverCrossesTheEliminationsAnswers) {
   SolveOptions o = rounds(60);
   ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
   ASSERT_TRUE(set_param(&o.params, "crossover_polished", 0).ok);
-  const auto tried = [](const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; };
   const auto eliminations = [&](const SolveResult& r) {
     int64_t n = 0;
     for (Mechanism k : kEliminationRules) n += tried(r, k);
@@ -128,7 +130,6 @@ TEST(Params, CrossoverPolishedCrossesThePolishedAnswerToo) {
     EXPECT_TRUE(r.feasible);
     return r;
   };
-  const auto tried = [](const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; };
   const SolveResult raw = run(0), polished = run(1), both = run(2);
   const int64_t roundings = tried(raw, Mechanism::kPenalisedRounding);
   ASSERT_GT(roundings, 0);
@@ -158,7 +159,7 @@ TEST(Params, RuleCreditCrossoverRewardsTheRulesWhoseAnswersCrossWell) {
     const SolveResult r = solve(p, q);
     EXPECT_TRUE(r.feasible);
     std::vector<int64_t> d;
-    for (Mechanism k : kEliminationRules) d.push_back(r.stats.mechanisms[int(k)].tried);
+    for (Mechanism k : kEliminationRules) d.push_back(tried(r, k));
     return d;
   };
   EXPECT_NE(draws(1, 1), draws(0, 1));
