@@ -13,6 +13,7 @@ folder, since the contest hands the binary plain JSON.
   scripts/bench.py --renumber 7             # nodes renumbered at random (seed 7)
   scripts/bench.py --only K --save answers  # keep every run's answer, named by its cost
   scripts/bench.py --only V --set restarts=0  # a search parameter (repeatable)
+  scripts/bench.py --runs 3 --same-seed      # one seed three times: the spread a seed leaves
   scripts/bench.py --emulate-cores 8 --only K M S
       # 8 threads, each with the CPU it would have on 8 cores: the timeout
       # multiplied by 8 / this machine's cores (4 on 2 cores)
@@ -106,7 +107,9 @@ def main():
     ap.add_argument("--fraction", type=float, default=1.0, help="fraction of each contest timeout")
     ap.add_argument("--runs", type=int, default=1, help="runs per instance (median reported)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1, help="run r's seed is SEED + r (SEED with --same-seed)")
+    ap.add_argument("--same-seed", action="store_true",
+                    help="every run with the same seed: with more than one thread, runs still differ, by timing")
     ap.add_argument("--only", nargs="*", help="instance letters, e.g. A G")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="a search parameter for every run (repeatable; iopddl --list-params lists them)")
@@ -115,7 +118,7 @@ def main():
     ap.add_argument("--emulate-cores", type=int, metavar="N",
                     help="N threads with N / cores times each timeout: the CPU per thread of an N-core machine")
     ap.add_argument("--save", metavar="DIR",
-                    help="keep each run's answer (on the original numbering) as DIR/INSTANCE.seedS.COST.txt; "
+                    help="keep each run's answer (on the original numbering) as DIR/INSTANCE.seedS.runR.COST.txt; "
                          "an answer below the best known is kept without it, in build/bench-answers")
     args = ap.parse_args()
     if args.emulate_cores:
@@ -128,9 +131,10 @@ def main():
     print(f"# {os.cpu_count()} cores, threads {args.threads}, fraction {args.fraction:g} of the contest timeouts, "
           f"{args.runs} run(s) per instance (median)"
           + (f", emulating {args.emulate_cores} cores" if args.emulate_cores else "")
+          + (f", every run with seed {args.seed}" if args.same_seed else "")
           + (f", nodes renumbered (seed {args.renumber})" if args.renumber is not None else "")
           + "".join(f", --set {s}" for s in args.set))
-    print("instance  timeout_s  cost            feasible  score    worst    gap_to_shared_lb  gap_to_own_bound  wall_s   peak_MB  run_scores  run_walls")
+    print("instance  timeout_s  cost            feasible  score    worst    gap_to_shared_lb  gap_to_own_bound  spread   wall_s   peak_MB  run_scores  run_walls")
     scores, worsts = [], []
     for row in rows:
         if args.only and row["instance"] not in args.only:
@@ -145,7 +149,8 @@ def main():
         results = []
         for r in range(args.runs):
             t0 = time.monotonic()
-            cmd = [args.binary, "--threads", str(args.threads), "--seed", str(args.seed + r)]
+            seed = args.seed if args.same_seed else args.seed + r
+            cmd = [args.binary, "--threads", str(args.threads), "--seed", str(seed)]
             for s in args.set:
                 cmd += ["--set", s]
             cmd += [run_path, f"{timeout:g}"]
@@ -170,7 +175,7 @@ def main():
             if sol and (args.save or new_best):
                 folder = args.save or os.path.join(ROOT, "build", "bench-answers")
                 os.makedirs(folder, exist_ok=True)
-                name = f"{row['instance']}.seed{args.seed + r}.{cost if feasible else 'infeasible'}.txt"
+                name = f"{row['instance']}.seed{seed}.run{r + 1}.{cost if feasible else 'infeasible'}.txt"
                 with open(os.path.join(folder, name), "w") as f:
                     f.write(sol + "\n")
                 if new_best:
@@ -195,8 +200,10 @@ def main():
         gap_lb = f"{100 * (cost - lb) / cost:.3f}%" if cost else "-"
         gap_own = f"{100 * (cost - own) / cost:.3f}%" if cost and own else "-"
         nfeas = sum(1 for x in results if x[1])
+        # The runs' costs apart: the highest over the lowest, less one.
+        spread = f"{100 * (max(x[0] for x in feas) / min(x[0] for x in feas) - 1):.3f}%" if feas else "-"
         print(f"{row['instance']:<9} {timeout:<10g} {str(cost):<15} {nfeas}/{len(results):<7} {score:<8.4f} "
-              f"{worst:<8.4f} {gap_lb:<17} {gap_own:<17} {wall:<8.2f} {mem:<8.0f} "
+              f"{worst:<8.4f} {gap_lb:<17} {gap_own:<17} {spread:<8} {wall:<8.2f} {mem:<8.0f} "
               + " ".join(f"{s:.4f}" for s in run_scores) + "  "
               + " ".join(f"{x[3]:.1f}" + ("p" if x[5] else "") for x in results))
         sys.stdout.flush()

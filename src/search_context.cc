@@ -68,6 +68,21 @@ bool SearchContext::adopt_epoch(int e, std::vector<int32_t>* a, double* cost) {
   return true;
 }
 
+bool SearchContext::ended_best(std::vector<int32_t>* a, double* cost) {
+  std::lock_guard<std::mutex> lock(epoch_mu_);
+  if (!has_cost(probes_best_cost_)) return false;
+  *a = probes_best_;
+  *cost = probes_best_cost_;
+  return true;
+}
+
+void SearchContext::offer_ended_best(const std::vector<int32_t>& a, double cost) {
+  std::lock_guard<std::mutex> lock(epoch_mu_);
+  if (!(cost < probes_best_cost_ - 1e-9)) return;
+  probes_best_ = a;
+  probes_best_cost_ = cost;
+}
+
 bool SearchContext::restart_if_stalled(double factor, double min_seconds) {
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();

@@ -98,6 +98,12 @@ struct SearchContext {
   // Later epochs follow the stall rule. True if it started an epoch.
   // No opening when a probe would be shorter than `min_probe` seconds.
   bool next_epoch_due(int probes, double share, double min_probe, double factor, double min_seconds);
+  // The best answer of the epochs ended so far, into *a and *cost; false
+  // when there is none (the first epoch, or none of the ended ones fitted).
+  bool ended_best(std::vector<int32_t>* a, double* cost);
+  // Offers an answer within the limit to the ended epochs' best (the epoch
+  // crossover's: step_epoch_crossover.cc); it takes it when it is cheaper.
+  void offer_ended_best(const std::vector<int32_t>& a, double cost);
   // True the first time it is asked for an epoch after the last one it said
   // true for: a later epoch's first new incumbent, counted once per epoch
   // whichever thread found it (the restart's "improved").

@@ -240,6 +240,18 @@ TEST(Restarts, RestartAfterAStallAndKeepTheBest) {
     if (h.feasible && h.cost < least) least = h.cost;
   EXPECT_EQ(r.evaluation.total_cost, least);
 
+  // Later epochs' bests are crossed into the ended epochs' best, which is
+  // offered to the incumbent: the answer above is the best reported.
+  EXPECT_GT(tried(r, Mechanism::kEpochCrossover), 0);
+  EXPECT_LE(r.stats.mechanisms[int(Mechanism::kEpochCrossover)].improved, tried(r, Mechanism::kEpochCrossover));
+
+  // Without the epoch crossover, restarts still run, and no crossover does.
+  ASSERT_TRUE(set_param(&o.params, "epoch_crossover", 0).ok);
+  r = solve(p, o);
+  ASSERT_TRUE(r.feasible);
+  EXPECT_GT(tried(r, Mechanism::kRestart), 0);
+  EXPECT_EQ(tried(r, Mechanism::kEpochCrossover), 0);
+
   // Switched off, there are none.
   ASSERT_TRUE(set_param(&o.params, "restarts", 0).ok);
   o.time_limit_seconds = 0.5;

@@ -203,6 +203,7 @@ export type MechanismName =
   | 'tradeWindow'
   | 'repairWindow'
   | 'partCrossover'
+  | 'epochCrossover'
   | 'merge'
   | 'restart'
   | 'proofSearch';
