@@ -20,7 +20,7 @@ namespace iopddl {
     "stalled: no improvement for this many times as long as the epoch took to reach its best")                 \
   X(restart_min_stall, double, 5.0, 0.0, 1e9, "stalled: and no improvement for at least this many seconds")     \
   X(epoch_crossover, int, 1, 0, 1,                                                                             \
-    "after a restart, cross each new best of the epoch into the ended epochs' best (step_epoch_crossover.cc)")   \
+    "after a restart, cross each new best of the epoch into the ended epochs' best (with part_crossover; step_epoch_crossover.cc)")   \
   X(probe_epochs, int, 0, 0, 1000,                                                                              \
     "the opening: this many epochs of equal length, each from the first answer, then the search goes on from the best of them (0 or 1: none)") \
   X(probe_share, double, 0.25, 0.0, 1.0, "the opening's share of the solve's time")                            \

@@ -70,17 +70,17 @@ bool SearchContext::adopt_epoch(int e, std::vector<int32_t>* a, double* cost) {
 
 bool SearchContext::ended_best(std::vector<int32_t>* a, double* cost) {
   std::lock_guard<std::mutex> lock(epoch_mu_);
-  if (!has_cost(probes_best_cost_)) return false;
-  *a = probes_best_;
-  *cost = probes_best_cost_;
+  if (!has_cost(ended_best_cost_)) return false;
+  *a = ended_best_;
+  *cost = ended_best_cost_;
   return true;
 }
 
 void SearchContext::offer_ended_best(const std::vector<int32_t>& a, double cost) {
   std::lock_guard<std::mutex> lock(epoch_mu_);
-  if (!(cost < probes_best_cost_ - 1e-9)) return;
-  probes_best_ = a;
-  probes_best_cost_ = cost;
+  if (!(cost < ended_best_cost_ - 1e-9)) return;
+  ended_best_ = a;
+  ended_best_cost_ = cost;
 }
 
 bool SearchContext::restart_if_stalled(double factor, double min_seconds) {
@@ -108,16 +108,16 @@ bool SearchContext::next_epoch_due(int probes, double share, double min_probe, d
   if (now < share * total * double(e + 1) / double(probes)) return false;
   start_epoch(now);
   if (e + 1 == probes) {  // the probes are over: go on from their best
-    epoch_best_ = probes_best_;
-    epoch_best_cost_ = probes_best_cost_;
+    epoch_best_ = ended_best_;
+    epoch_best_cost_ = ended_best_cost_;
   }
   return true;
 }
 
 void SearchContext::start_epoch(double now) {
-  if (epoch_best_cost_ < probes_best_cost_) {
-    probes_best_.swap(epoch_best_);
-    probes_best_cost_ = epoch_best_cost_;
+  if (epoch_best_cost_ < ended_best_cost_) {
+    ended_best_.swap(epoch_best_);
+    ended_best_cost_ = epoch_best_cost_;
   }
   epoch.fetch_add(1);
   epoch_best_.clear();

@@ -137,8 +137,8 @@ struct SearchContext {
   std::vector<int32_t> epoch_best_;
   double epoch_best_cost_ = kNoCost;
   double epoch_start_ = 0, epoch_improved_at_ = 0;
-  std::vector<int32_t> probes_best_;  // the best answer of the epochs ended so far
-  double probes_best_cost_ = kNoCost;
+  std::vector<int32_t> ended_best_;  // the best answer of the epochs ended so far
+  double ended_best_cost_ = kNoCost;
   void start_epoch(double now);  // under epoch_mu_
   // From start to solve_end; infinite when the solve has no end (no time
   // limit: solve.cc sets it 1e9 s away; a session: time_point::max()).
