@@ -58,8 +58,15 @@ bool ThreadState::cross_answer_with_best(const std::vector<int32_t>& raw) {
   // Copied before the first crossover, whose polish reuses st.
   const bool polished = mode != 0 && st_polished && st.within_limit() && st.s != best;
   if (polished) donor = st.s;
-  if (mode != 1 && cross_with_best(raw)) return true;
-  return polished && cross_with_best(donor);
+  // A crossover that improved moved the best and its peak: parts of the same
+  // answer that the trade at the peak had to leave out may fit now.
+  bool improved = false;
+  for (int r = 0; r <= prm.crossover_repeat; ++r) {
+    const bool got = (mode != 1 && cross_with_best(raw)) || (polished && cross_with_best(donor));
+    if (!got) break;
+    improved = true;
+  }
+  return improved;
 }
 
 bool ThreadState::take_if_better(const std::vector<int32_t>& a, double cost, MechanismCount* count) {

@@ -77,7 +77,8 @@ struct ThreadState {
   // polished and offered; counted as the crossover. True if it improved.
   bool cross_with_best(const std::vector<int32_t>& other);
   // After polish_and_offer(raw): the crossover of a global answer with the
-  // best, from the raw answer, the polished one, or both (crossover_polished).
+  // best, from the raw answer, the polished one, or both (crossover_polished);
+  // after one that improved, again into the new best (crossover_repeat).
   bool cross_answer_with_best(const std::vector<int32_t>& raw);
   bool st_polished = false;          // polish_and_offer left the polished candidate in st
   std::vector<int32_t> donor;        // cross_answer_with_best's copy of it

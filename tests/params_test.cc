@@ -96,6 +96,7 @@ TEST(Params, EliminationCrossoverCrossesTheEliminationsAnswers) {
   SolveOptions o = rounds(60);
   ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
   ASSERT_TRUE(set_param(&o.params, "crossover_polished", 0).ok);
+  ASSERT_TRUE(set_param(&o.params, "crossover_repeat", 0).ok);  // one crossover per answer
   const auto eliminations = [&](const SolveResult& r) {
     int64_t n = 0;
     for (Mechanism k : kEliminationRules) n += tried(r, k);
@@ -123,6 +124,7 @@ TEST(Params, CrossoverPolishedCrossesThePolishedAnswerToo) {
   SolveOptions o = rounds(60);
   ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
   ASSERT_TRUE(set_param(&o.params, "elimination_crossover", 0).ok);  // the rounding's crossovers only
+  ASSERT_TRUE(set_param(&o.params, "crossover_repeat", 0).ok);
   const auto run = [&](int mode) {
     SolveOptions q = o;
     EXPECT_TRUE(set_param(&q.params, "crossover_polished", mode).ok);
@@ -143,6 +145,34 @@ TEST(Params, CrossoverPolishedCrossesThePolishedAnswerToo) {
   EXPECT_NE(counts(polished), counts(raw));
   EXPECT_GT(tried(both, Mechanism::kPartCrossover), tried(both, Mechanism::kPenalisedRounding));
   EXPECT_LE(tried(both, Mechanism::kPartCrossover), 2 * tried(both, Mechanism::kPenalisedRounding));
+}
+
+// crossover_repeat: after a crossover that improved the best, the same answer
+// is crossed into the new best again (up to that many times), so there are
+// more crossovers than roundings, but never more than one per improvement
+// beyond the rounding's own; with 0, exactly one per rounding.
+TEST(Params, CrossoverRepeatCrossesAgainAfterAnImprovement) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o = rounds(60);
+  ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
+  ASSERT_TRUE(set_param(&o.params, "elimination_crossover", 0).ok);  // the rounding's crossovers only
+  ASSERT_TRUE(set_param(&o.params, "crossover_polished", 0).ok);     // one crossover per try
+  const auto run = [&](int repeat) {
+    SolveOptions q = o;
+    EXPECT_TRUE(set_param(&q.params, "crossover_repeat", repeat).ok);
+    const SolveResult r = solve(p, q);
+    EXPECT_TRUE(r.feasible);
+    return r;
+  };
+  const SolveResult once = run(0), again = run(3);
+  ASSERT_GT(tried(once, Mechanism::kPenalisedRounding), 0);
+  EXPECT_EQ(tried(once, Mechanism::kPartCrossover), tried(once, Mechanism::kPenalisedRounding));
+  const int64_t roundings = tried(again, Mechanism::kPenalisedRounding);
+  const int64_t crossed = tried(again, Mechanism::kPartCrossover);
+  const int64_t improved = again.stats.mechanisms[int(Mechanism::kPartCrossover)].improved;
+  EXPECT_GT(crossed, roundings);
+  EXPECT_LE(crossed, roundings + improved);
+  EXPECT_LE(crossed, 4 * roundings);
 }
 
 // rule_credit_crossover: an elimination rule whose answer improves the best
