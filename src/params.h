@@ -56,8 +56,8 @@ namespace iopddl {
     "after each rounding (and elimination: elimination_crossover), take its parts that make the thread's best cheaper, traded at the peak until it fits (part_crossover.h)") \
   X(elimination_crossover, int, 1, 0, 1,                                                                       \
     "after an elimination whose answer is not the thread's new best, take its parts likewise (with part_crossover)") \
-  X(crossover_repeat, int, 3, 0, 100,                                                                           \
-    "after a global answer's crossover improves the best, cross the same answer into the new best again, up to this many times") \
+  X(crossover_repeat, int, 0, 0, 100,                                                                           \
+    "after a global answer's crossover improves the best, cross the same answer into the new best again, up to this many times (off: it gains early and loses at the contest timeouts, docs/benchmarks.md)") \
   X(crossover_polished, int, 2, 0, 2,                                                                           \
     "the global answer crossed with the best: 0 as found, 1 after its polish, 2 as found and, if that fails, after its polish") \
   X(rule_credit_crossover, int, 1, 0, 1,                                                                       \
