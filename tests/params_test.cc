@@ -87,6 +87,15 @@ const Mechanism kEliminationRules[] = {Mechanism::kEliminationBeliefs, Mechanism
 // How often a solve tried mechanism k.
 int64_t tried(const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; }
 
+// A solve with one more parameter set on top of `o`, which must find a
+// feasible answer.
+SolveResult solve_with(const Problem& p, SolveOptions o, const char* name, double value) {
+  EXPECT_TRUE(set_param(&o.params, name, value).ok) << name;
+  SolveResult r = solve(p, o);
+  EXPECT_TRUE(r.feasible);
+  return r;
+}
+
 // The partition crossover takes the rounding's answers and, with
 // elimination_crossover, the eliminations' that did not improve the best:
 // without it there is one crossover per rounding, with it more, at most one
@@ -125,13 +134,7 @@ TEST(Params, CrossoverPolishedCrossesThePolishedAnswerToo) {
   ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
   ASSERT_TRUE(set_param(&o.params, "elimination_crossover", 0).ok);  // the rounding's crossovers only
   ASSERT_TRUE(set_param(&o.params, "crossover_repeat", 0).ok);
-  const auto run = [&](int mode) {
-    SolveOptions q = o;
-    EXPECT_TRUE(set_param(&q.params, "crossover_polished", mode).ok);
-    const SolveResult r = solve(p, q);
-    EXPECT_TRUE(r.feasible);
-    return r;
-  };
+  const auto run = [&](int mode) { return solve_with(p, o, "crossover_polished", mode); };
   const SolveResult raw = run(0), polished = run(1), both = run(2);
   const int64_t roundings = tried(raw, Mechanism::kPenalisedRounding);
   ASSERT_GT(roundings, 0);
@@ -157,14 +160,7 @@ TEST(Params, CrossoverRepeatCrossesAgainAfterAnImprovement) {
   ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
   ASSERT_TRUE(set_param(&o.params, "elimination_crossover", 0).ok);  // the rounding's crossovers only
   ASSERT_TRUE(set_param(&o.params, "crossover_polished", 0).ok);     // one crossover per try
-  const auto run = [&](int repeat) {
-    SolveOptions q = o;
-    EXPECT_TRUE(set_param(&q.params, "crossover_repeat", repeat).ok);
-    const SolveResult r = solve(p, q);
-    EXPECT_TRUE(r.feasible);
-    return r;
-  };
-  const SolveResult once = run(0), again = run(3);
+  const SolveResult once = solve_with(p, o, "crossover_repeat", 0), again = solve_with(p, o, "crossover_repeat", 3);
   ASSERT_GT(tried(once, Mechanism::kPenalisedRounding), 0);
   EXPECT_EQ(tried(once, Mechanism::kPartCrossover), tried(once, Mechanism::kPenalisedRounding));
   const int64_t roundings = tried(again, Mechanism::kPenalisedRounding);
