@@ -160,15 +160,24 @@ void Contraction::project(const std::vector<int32_t>& original, std::vector<int3
   }
 }
 
-void Contraction::prices(const std::vector<double>& weight, std::vector<double>* extra) const {
+void Contraction::prices(const std::vector<double>& weight, std::vector<double>* extra, double* constant) const {
   extra->assign(cproblem_.node_cost.size(), 0.0);
+  if (constant) *constant = 0;
   if (weight.empty()) return;
   for (int x = 0; x < m_->n; ++x) {
     if (!m_->has_interval(x) || weight[x] == 0) continue;
     const int a = node_of_[x];
     const uint64_t off = cproblem_.strategy_offset[a];
-    for (int k = 0; k < cproblem_.num_strategies(a); ++k)
-      (*extra)[off + k] += weight[x] * double(m_->usage(x, strategy_of(x, a, k)));
+    const int K = cproblem_.num_strategies(a);
+    if (K == 0) continue;
+    int64_t least = 0;
+    if (constant) {
+      least = INT64_MAX;
+      for (int k = 0; k < K; ++k) least = std::min(least, m_->usage(x, strategy_of(x, a, k)));
+      *constant += weight[x] * double(least);
+    }
+    for (int k = 0; k < K; ++k)
+      (*extra)[off + k] += weight[x] * double(m_->usage(x, strategy_of(x, a, k)) - least);
   }
 }
 
@@ -178,8 +187,9 @@ void price_messages(const Contraction* contraction, const std::vector<double>& w
     mp->set_weights(weight);
     return;
   }
-  contraction->prices(weight, scratch);
-  mp->set_extra(*scratch);
+  double constant = 0;
+  contraction->prices(weight, scratch, &constant);
+  mp->set_extra(*scratch, constant);
 }
 
 }  // namespace iopddl

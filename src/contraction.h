@@ -29,8 +29,12 @@ class Contraction {
   // takes the choice of its root), so hints carry over.
   void project(const std::vector<int32_t>& original, std::vector<int32_t>* contracted) const;
   // Memory prices per original node as extra unary costs of the contracted
-  // model, indexed by its domain positions (dom_off[i] + k).
-  void prices(const std::vector<double>& weight, std::vector<double>* extra) const;
+  // model, indexed by its domain positions (dom_off[i] + k). With
+  // `constant`, each node pays its weight on its usage above its least usage
+  // under the contracted strategies (MessagePassing::set_weights says why),
+  // and *constant receives what that left out, the sum of weight x least
+  // usage; without it, on its whole usage.
+  void prices(const std::vector<double>& weight, std::vector<double>* extra, double* constant = nullptr) const;
   int32_t node_of(int x) const { return node_of_[x]; }
   int32_t strategy_of(int x, int cnode, int k) const;  // original node x's strategy under contracted k
 
@@ -48,7 +52,8 @@ class Contraction {
 // Prices the messages' problem by per-node memory weights of the original
 // model: as they are when the messages run on the original model
 // (`contraction` null), through each contracted node's members otherwise
-// (`scratch` receives those extra costs).
+// (`scratch` receives those extra costs). Either way a node pays on its usage
+// above its least usage, and the messages' bound adds back the rest.
 void price_messages(const Contraction* contraction, const std::vector<double>& weight, MessagePassing* mp,
                     std::vector<double>* scratch);
 

@@ -35,7 +35,8 @@ struct EliminationStats {
 // which part of the problem it touches.
 struct EliminationOptions {
   // Price per node: the solve minimises sum(node cost + weight[i] x usage) +
-  // edge costs. Null: no prices.
+  // edge costs (each node priced on its usage above its least, the same
+  // minimum). Null: no prices.
   const std::vector<double>* weight = nullptr;
   // In [0, 1]: perturbs which node is decided when elimination is stuck.
   double randomness = 0.0;

@@ -100,6 +100,11 @@ void MessagePassing::init(const SearchModel& m, bool breadth_first) {
       usage_[m.dom_off[i] + k] = m.has_interval(i) ? double(m.usage(i, m.domain(i)[k])) : 0.0;
     }
   unary_ = base_unary_;
+  least_usage_.assign(m.n, 0.0);
+  for (int i = 0; i < m.n; ++i)
+    if (m.dom_size(i) > 0)
+      least_usage_[i] = *std::min_element(usage_.begin() + m.dom_off[i], usage_.begin() + m.dom_off[i + 1]);
+  constant_ = 0;
   int widest = 1;
   for (int i = 0; i < m.n; ++i) widest = std::max(widest, m.dom_size(i));
   h_.assign(widest, 0.0);
@@ -108,14 +113,19 @@ void MessagePassing::init(const SearchModel& m, bool breadth_first) {
 }
 
 void MessagePassing::set_weights(const std::vector<double>& w) {
+  constant_ = 0;
   for (int i = 0; i < m_->n; ++i) {
     const double wi = w.empty() ? 0.0 : w[i];
-    for (uint32_t k = m_->dom_off[i]; k < m_->dom_off[i + 1]; ++k) unary_[k] = base_unary_[k] + wi * usage_[k];
+    const double least = least_usage_[i];
+    constant_ += wi * least;
+    for (uint32_t k = m_->dom_off[i]; k < m_->dom_off[i + 1]; ++k)
+      unary_[k] = base_unary_[k] + wi * (usage_[k] - least);
   }
 }
 
-void MessagePassing::set_extra(const std::vector<double>& extra) {
+void MessagePassing::set_extra(const std::vector<double>& extra, double constant) {
   for (size_t k = 0; k < unary_.size(); ++k) unary_[k] = base_unary_[k] + extra[k];
+  constant_ = constant;
 }
 
 bool MessagePassing::iterate(std::vector<int32_t>* primal, const std::function<bool()>* should_stop) {
@@ -255,8 +265,8 @@ double MessagePassing::lower_bound(double* abs_sum) const {
       mag += std::abs(best_e);
     }
   }
-  if (abs_sum) *abs_sum = mag;
-  return lb;
+  if (abs_sum) *abs_sum = mag + std::abs(constant_);
+  return lb + constant_;
 }
 
 void MessagePassing::pieces(std::vector<double>* node, std::vector<double>* side) const {

@@ -17,19 +17,29 @@ class MessagePassing {
   // Nodes are swept in their own order, or breadth-first.
   void init(const SearchModel& m, bool breadth_first = false);
   // Sets the unary penalty weight per node (memory multipliers); keeps messages.
+  // A node pays its weight on its usage above its least usage (and the bound
+  // adds back weight x least usage): the same problem up to a constant, but a
+  // strategy at the least usage keeps its cost exactly, however large the
+  // weight has grown. Priced in full, a weight of 1e18 leaves nothing of the
+  // costs in the doubles, and the node's choice among its least-usage
+  // strategies, and its neighbours' messages, become noise.
   void set_weights(const std::vector<double>& weight);
-  // Sets an extra unary cost per live strategy (indexed dom_off[i] + k); keeps messages.
-  void set_extra(const std::vector<double>& extra);
+  // Sets an extra unary cost per live strategy (indexed dom_off[i] + k); keeps
+  // messages. `constant` is what the extra costs left out (a shift like
+  // set_weights'): lower_bound() adds it.
+  void set_extra(const std::vector<double>& extra, double constant = 0.0);
   // One forward and one backward pass; the forward pass also rounds to *primal.
   // Returns false when `should_stop` cut it short (the messages stay valid,
   // the rounding does not).
   bool iterate(std::vector<int32_t>* primal, const std::function<bool()>* should_stop = nullptr);
   // The lower bound of the current reparametrisation (min of every node and
-  // edge term separately): a valid bound on the penalised problem.
+  // edge term separately) plus the pricing's constant: a valid bound on the
+  // penalised problem.
   // `*abs_sum` receives the sum of the magnitudes of the pieces, which bounds
   // the rounding error of the double arithmetic.
   double lower_bound(double* abs_sum = nullptr) const;
-  // The pieces whose minima lower_bound() sums, for searches that fix values:
+  // The pieces whose minima lower_bound() sums (without the pricing's
+  // constant), for searches that fix values:
   // node i's piece per domain position (`node`, indexed dom_off[i] + k), and
   // each edge's piece at (k, t) as side[a][k] + the matrix entry + side[b][t],
   // a and b its two incidences (`side` is indexed like the messages:
@@ -52,6 +62,8 @@ class MessagePassing {
   std::vector<double> unary_;      // per node domain position: cost + weight * usage
   std::vector<double> base_unary_;
   std::vector<double> usage_;
+  std::vector<double> least_usage_;  // per node, over its domain (0 without an interval)
+  double constant_ = 0;              // what the pricing left out of the unaries
   std::vector<double> h_, out_, hk_;
 
   // Node i's term with its incoming messages (into h), and the share of it

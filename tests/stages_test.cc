@@ -142,6 +142,65 @@ TEST(MessagePassing, BoundValidAndExactOnForests) {
   EXPECT_GE(exact, forests * 9 / 10);
 }
 
+// Two nodes alive together; node 0 has two strategies at its least usage (1),
+// costing 20 and 10, and one above it; node 1 follows node 0's choice along
+// the edge. However large node 0's memory price, the cheaper of its
+// least-usage strategies still decides, and node 1 still follows it.
+Problem priced_pair() {
+  Problem p;
+  p.name = "priced-pair";
+  p.interval_lo = {0, 0};
+  p.interval_hi = {2, 2};
+  p.node_cost = {20, 10, 0, 0, 0};
+  p.node_usage = {1, 1, 5, 1, 1};
+  p.strategy_offset = {0, 3, 5};
+  p.edge_u = {0};
+  p.edge_v = {1};
+  p.edge_cost = {0, 30, 30, 0, 0, 0};  // (s0, s1) at s0 * 2 + s1
+  p.edge_cost_offset = {0, 6};
+  finalize_problem(&p);
+  return p;
+}
+
+TEST(MessagePassing, HugePriceKeepsTheCostsAmongLeastUsage) {
+  const Problem p = priced_pair();
+  SearchModel m;
+  m.build(p);
+  m.build_matrices();
+  m.build_order();
+  ASSERT_EQ(m.dom_size(0), 3);
+  for (double price : {100.0, 1e12, 1e30}) {
+    MessagePassing mp;
+    mp.init(m);
+    mp.set_weights({price, 0.0});
+    std::vector<int32_t> primal;
+    for (int it = 0; it < 5; ++it) ASSERT_TRUE(mp.iterate(&primal));
+    EXPECT_EQ(primal, (std::vector<int32_t>{1, 1})) << "price " << price;
+    // The bound adds back what the pricing left out: price x least usage.
+    double mag = 0;
+    const double lb = mp.lower_bound(&mag);
+    EXPECT_NEAR(lb, 10.0 + price, 1e-9 * mag + 1e-9) << "price " << price;
+  }
+}
+
+TEST(Elimination, HugePriceKeepsTheCostsAmongLeastUsage) {
+  const Problem p = priced_pair();
+  SearchModel m;
+  m.build(p);
+  m.build_matrices();
+  for (double price : {100.0, 1e12, 1e30}) {
+    EliminationSolver elim;
+    elim.init(m);
+    Rng rng(1);
+    std::vector<int32_t> y, all_free(m.n, -1);
+    const std::vector<double> weight{price, 0.0};
+    EliminationOptions eo;
+    eo.weight = &weight;
+    ASSERT_TRUE(elim.solve(all_free, &y, &rng, eo).complete);
+    EXPECT_EQ(y, (std::vector<int32_t>{1, 1})) << "price " << price;
+  }
+}
+
 // Per-segment multipliers: a node's weight is the sum over its segments, the
 // offset is the limit times their total, and for any assignment within the
 // limit the prices add up to at most the offset (which makes the bound valid).
