@@ -346,11 +346,7 @@ void EliminationSolver::kernel_unary(int i, const EliminationOptions& o) {
   double* u = pool_.at(unary_off_[i]);
   // Priced on the usage above the node's least (MessagePassing::set_weights
   // says why): a constant per node, which no choice here depends on.
-  int64_t least = 0;
-  if (w != 0) {
-    least = INT64_MAX;
-    for (int k = 0; k < m.dom_size(i); ++k) least = std::min(least, m.usage(i, d[k]));
-  }
+  const int64_t least = w != 0 ? m.least_usage(i) : 0;
   for (int k = 0; k < m.dom_size(i); ++k)
     u[k] = m.node_cost(i, d[k]) + w * double(m.usage(i, d[k]) - least) + (m.usage(i, d[k]) > cap ? m.big : 0.0);
 }

@@ -102,8 +102,7 @@ void MessagePassing::init(const SearchModel& m, bool breadth_first) {
   unary_ = base_unary_;
   least_usage_.assign(m.n, 0.0);
   for (int i = 0; i < m.n; ++i)
-    if (m.dom_size(i) > 0)
-      least_usage_[i] = *std::min_element(usage_.begin() + m.dom_off[i], usage_.begin() + m.dom_off[i + 1]);
+    if (m.has_interval(i)) least_usage_[i] = double(m.least_usage(i));
   constant_ = 0;
   int widest = 1;
   for (int i = 0; i < m.n; ++i) widest = std::max(widest, m.dom_size(i));

@@ -2,6 +2,7 @@
 // the reductions, and costs as doubles (exact for integers below 2^53; final
 // answers are always re-costed exactly by evaluate()).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -72,6 +73,14 @@ struct SearchModel {
   const int32_t* domain(int i) const { return dom.data() + dom_off[i]; }
   double node_cost(int i, int s) const { return unary[p->strategy_offset[i] + s]; }
   int64_t usage(int i, int s) const { return p->usage(i, s); }
+  // The least usage over node i's domain (0 for an empty one).
+  int64_t least_usage(int i) const {
+    const int32_t* d = domain(i);
+    const int K = dom_size(i);
+    int64_t least = K > 0 ? usage(i, d[0]) : 0;
+    for (int k = 1; k < K; ++k) least = std::min(least, usage(i, d[k]));
+    return least;
+  }
   // Cost of the incidence's edge with this node at `self` and the other at
   // `other` (original strategy indices). Always inlined: callers loop over one
   // incidence, and inlined its loads hoist out of their loops; GCC inlines it
