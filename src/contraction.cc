@@ -176,8 +176,8 @@ void Contraction::prices(const std::vector<double>& weight, std::vector<double>*
       for (int k = 0; k < K; ++k) least = std::min(least, m_->usage(x, strategy_of(x, a, k)));
       *constant += weight[x] * double(least);
     }
-    for (int k = 0; k < K; ++k)
-      (*extra)[off + k] += weight[x] * double(m_->usage(x, strategy_of(x, a, k)) - least);
+    for (int k = 0; k < K; ++k)  // in doubles, as the elimination's unaries
+      (*extra)[off + k] += weight[x] * (double(m_->usage(x, strategy_of(x, a, k))) - double(least));
   }
 }
 

@@ -59,7 +59,7 @@ class MessagePassing {
   std::vector<uint64_t> msg_off_;  // per incidence, into msg_ (over the node's domain)
   std::vector<double> msg_;
   std::vector<uint32_t> rev_;      // the other end's incidence of the same edge
-  std::vector<double> unary_;      // per node domain position: cost + weight * usage
+  std::vector<double> unary_;      // per node domain position: cost + weight * (usage - least usage)
   std::vector<double> base_unary_;
   std::vector<double> usage_;
   std::vector<double> least_usage_;  // per node, over its domain (0 without an interval)
