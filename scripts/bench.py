@@ -11,7 +11,8 @@ folder, since the contest hands the binary plain JSON.
   scripts/bench.py --fraction 0.25 --runs 3 # a quarter of each timeout, median of 3
   scripts/bench.py --only A G --threads 2
   scripts/bench.py --renumber 7             # nodes renumbered at random (seed 7)
-  scripts/bench.py --only K --save answers  # keep every run's answer, named by its cost
+  scripts/bench.py --only K --save answers  # keep every run's answer, named by its cost,
+                                            # and its output with --stats (INSTANCE.seedS.runR.log)
   scripts/bench.py --only V --set restarts=0  # a search parameter (repeatable)
   scripts/bench.py --runs 3 --same-seed      # one seed three times: the spread a seed leaves
   scripts/bench.py --emulate-cores 8 --only K M S
@@ -118,8 +119,10 @@ def main():
     ap.add_argument("--emulate-cores", type=int, metavar="N",
                     help="N threads with N / cores times each timeout: the CPU per thread of an N-core machine")
     ap.add_argument("--save", metavar="DIR",
-                    help="keep each run's answer (on the original numbering) as DIR/INSTANCE.seedS.runR.COST.txt; "
-                         "an answer below the best known is kept without it, in build/bench-answers")
+                    help="keep each run's answer (on the original numbering) as DIR/INSTANCE.seedS.runR.COST.txt "
+                         "and its output with --stats (progress and where the time went) as "
+                         "DIR/INSTANCE.seedS.runR.log; an answer below the best known is kept without it, in "
+                         "build/bench-answers")
     args = ap.parse_args()
     if args.emulate_cores:
         args.threads = args.emulate_cores
@@ -153,6 +156,8 @@ def main():
             cmd = [args.binary, "--threads", str(args.threads), "--seed", str(seed)]
             for s in args.set:
                 cmd += ["--set", s]
+            if args.save:
+                cmd.append("--stats")
             cmd += [run_path, f"{timeout:g}"]
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             out = proc.stdout.read()
@@ -181,6 +186,10 @@ def main():
                 if new_best:
                     print(f"# {row['instance']}: {cost} is below the best known {best}: kept as "
                           f"{os.path.join(folder, name)}", file=sys.stderr)
+            if args.save:
+                os.makedirs(args.save, exist_ok=True)
+                with open(os.path.join(args.save, f"{row['instance']}.seed{seed}.run{r + 1}.log"), "wb") as f:
+                    f.write(out)
             results.append((cost if feasible and cost else None, feasible, own, wall, usage.ru_maxrss / 1024, proven))
         feas = [x for x in results if x[0] is not None]
         if feas:
