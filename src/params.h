@@ -34,7 +34,7 @@ namespace iopddl {
   X(schedule_feeder_floor, double, 0.1, 0.0, 0.9,                                                               \
     "the elimination step's least share: its answers move the memory prices the windows read")                \
   X(schedule_role_warmup, int, 100, 0, 1000000000,                                                             \
-    "a role (a soft floor: the rounding) holds its whole floor for its first this many runs, then keeps the share of it its yield earns against the thread's other steps (0: from the start; a huge value: always whole)") \
+    "an earned role (a soft floor: the rounding, rounding_role_earned) holds its whole floor for its first this many runs, then keeps the share of it its yield earns against the thread's other steps (0: from the start; a huge value: always whole)") \
   X(schedule_halflife_share, double, 0.25, 0.0, 100.0,                                                          \
     "the steps' recent gains and times fade with a half-life of this share of the time elapsed ...")           \
   X(schedule_halflife_min, double, 1.0, 0.0, 1e9, "... and of at least this many seconds (runs under a round budget)") \
@@ -84,7 +84,9 @@ namespace iopddl {
     "message passing's sweep order: 0 by live interval, a node without one right after its producer; 1 the file's numbering; 2 by live interval with such nodes before their producer (1 and 2 to compare only: 1 is not invariant to renumbering)") \
   /* the rounding role (penalised_rounding.cc) */                                                               \
   X(rounding_floor, double, 0.9, 0.0, 0.95,                                                                       \
-    "a rounding's least share of the thread that holds it (half that with one thread), a role: whole while its messages settle (schedule_role_warmup), then as far as its yield earns it") \
+    "a rounding's least share of the thread that holds it (half that with one thread), a role: whole, or whole while its messages settle (schedule_role_warmup) and then as far as its yield earns it (rounding_role_earned)") \
+  X(rounding_role_earned, int, 1, 0, 2,                                                                          \
+    "a rounding's role is held as far as its yield earns it (after schedule_role_warmup): 0 never (always whole), 1 only where a proof is in reach (proof_helpers_max_strategies), 2 always") \
   X(rounding_threads, double, 0.125, 0.0, 1.0,                                                                  \
     "the share of the threads that hold a rounding, each its own variant (at least one): a rounding takes most of its thread while its messages settle") \
   X(passes_per_price, int, 5, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \

@@ -73,6 +73,12 @@ class ProofSearch {
   static bool within_size(const SearchModel& m, const Contraction* contraction) {
     return double(proof_model(m, contraction).dom.size()) <= m.params.proof_max_strategies;
   }
+  // Whether a proof is in reach: small enough for every thread to join the
+  // one tree (proof_helpers_max_strategies).
+  static bool in_reach(const SearchModel& m, const Contraction* contraction) {
+    return within_size(m, contraction) &&
+           double(proof_model(m, contraction).dom.size()) <= m.params.proof_helpers_max_strategies;
+  }
   bool active() const { return active_; }
   // Processes tree nodes while `more()` holds (asked before each). `upper`
   // gives the incumbent's exact cost when there is one that fits (false

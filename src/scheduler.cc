@@ -54,7 +54,7 @@ double YieldScheduler::earned(int k, const std::vector<char>& available) const {
 }
 
 int YieldScheduler::pick(const std::vector<char>& available, const std::vector<double>& floor, double now,
-                        const std::vector<char>& soft) {
+                        const std::vector<FloorKind>& kind) {
   fade(now);
   const int n = int(arms_.size());
   // Every step once first, in an order that differs between threads.
@@ -62,7 +62,9 @@ int YieldScheduler::pick(const std::vector<char>& available, const std::vector<d
     const int k = (rotate_ + j) % n;
     if (available[k] && arms_[k].runs == 0) return k;
   }
-  const auto is_soft = [&](int k) { return k < int(soft.size()) && soft[k]; };
+  const auto kind_of = [&](int k) { return k < int(kind.size()) ? kind[k] : kHardFloor; };
+  const auto is_soft = [&](int k) { return kind_of(k) != kHardFloor; };
+  const auto share = [&](int k) { return kind_of(k) == kEarnedRole ? earned(k, available) : 1.0; };
   double used = 0, hard = 0, yields = 0;
   int live = 0;
   for (int k = 0; k < n; ++k) {
@@ -75,7 +77,7 @@ int YieldScheduler::pick(const std::vector<char>& available, const std::vector<d
   if (live == 0) return -1;
   // A soft floor is a share of what the hard ones leave, as far as earned.
   const auto floor_of = [&](int k) {
-    return is_soft(k) ? std::max(explore_, floor[k] * std::max(0.0, 1.0 - hard) * earned(k, available))
+    return is_soft(k) ? std::max(explore_, floor[k] * std::max(0.0, 1.0 - hard) * share(k))
                       : std::max(explore_, floor[k]);
   };
   double floors = 0;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "scheduler.h"
 #include "thread_state.h"
 
 namespace iopddl {
@@ -23,9 +24,10 @@ class SearchStep {
   // what feeds the other steps, or what a stalled search still needs. `now`
   // is the scheduler's clock (seconds, or runs under a round budget).
   virtual double floor(ThreadState& t, double now) { return 0.0; }
-  // A soft floor is a share of what the other steps' floors leave: a role
-  // that wants most of the thread, but not before what the others need.
-  virtual bool soft_floor() const { return false; }
+  // A role's floor (soft) is a share of what the hard floors leave: a role
+  // wants most of the thread, but not before what the others need; held
+  // whole, or as far as its yield earns it (scheduler.h).
+  virtual FloorKind floor_kind(ThreadState&) const { return kHardFloor; }
   // Sliced steps go on while `more()` says so; atomic ones do one unit of
   // work, and their mean time sets the slices' length.
   virtual bool sliced() const { return false; }

@@ -23,8 +23,7 @@ class ProofStep : public SearchStep {
   bool available(ThreadState& t) override {
     if (!tried_) {
       tried_ = true;
-      const SearchModel& pm = ProofSearch::proof_model(t.m, t.ctx->contraction);
-      in_reach_ = double(pm.dom.size()) <= t.prm.proof_helpers_max_strategies;
+      in_reach_ = ProofSearch::in_reach(t.m, t.ctx->contraction);
       too_large_ = !ProofSearch::within_size(t.m, t.ctx->contraction);
     }
     if (too_large_ || refused_) return false;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "penalised_rounding.h"
+#include "proof_search.h"
 #include "step.h"
 
 namespace iopddl {
@@ -22,7 +23,15 @@ class RoundingStep : public SearchStep {
     if (!inited_) return 0.0;
     return t.ctx->threads > 1 ? t.prm.rounding_floor : 0.5 * t.prm.rounding_floor;
   }
-  bool soft_floor() const override { return true; }
+  // Its falls are rare and large (a move between basins, often through its
+  // crossover with the best), so a faded yield judges it too soon: beside the
+  // windows' many small falls it would lose the thread just before it pays.
+  // Where a proof is in reach the answer is soon optimal and the proof needs
+  // the time, so there the role is held only as far as it earns it.
+  FloorKind floor_kind(ThreadState& t) const override {
+    const int rule = t.prm.rounding_role_earned;
+    return rule == 2 || (rule == 1 && in_reach_) ? kEarnedRole : kWholeRole;
+  }
 
   bool run(ThreadState& t, const std::function<bool()>&) override {
     if (!inited_) {
@@ -39,6 +48,7 @@ class RoundingStep : public SearchStep {
       }
       slot_ = slot;
       pr_.init(t.m, slot, t.ctx->contraction);
+      in_reach_ = ProofSearch::in_reach(t.m, t.ctx->contraction);
       inited_ = t.holds_rounding = true;
     }
     MechanismCount& count = at(t.counts, Mechanism::kPenalisedRounding);
@@ -67,7 +77,7 @@ class RoundingStep : public SearchStep {
 
  private:
   PenalisedRounding pr_;
-  bool inited_ = false, refused_ = false;
+  bool inited_ = false, refused_ = false, in_reach_ = false;
   int64_t calls_ = 0;
   int slot_ = 0;
   std::vector<int32_t> rounded_;

@@ -21,7 +21,7 @@ class Worker {
     sched_.init(n, t_.prm, tid);
     available_.assign(n, 0);
     floor_.assign(n, 0.0);
-    for (const auto& step : steps_) soft_.push_back(step->soft_floor());
+    kind_.assign(n, kHardFloor);
   }
 
   // Searches until the context says stop; a later call resumes where this one
@@ -56,7 +56,7 @@ class Worker {
   YieldScheduler sched_;
   std::vector<char> available_;
   std::vector<double> floor_;
-  std::vector<char> soft_;
+  std::vector<FloorKind> kind_;
   double slice_ = -1;  // a sliced step's run: the mean time of an atomic step (-1: none yet)
   int64_t rounds_ = 0;
   double sched_t0_ = 0;  // the epoch's start: the scheduler's clock runs from it
@@ -74,8 +74,9 @@ class Worker {
     for (size_t k = 0; k < steps_.size(); ++k) {
       available_[k] = steps_[k]->available(t_);
       floor_[k] = available_[k] ? steps_[k]->floor(t_, now) : 0.0;
+      kind_[k] = steps_[k]->floor_kind(t_);
     }
-    const int k = sched_.pick(available_, floor_, now - sched_t0_, soft_);
+    const int k = sched_.pick(available_, floor_, now - sched_t0_, kind_);
     if (k < 0) return false;
     SearchStep& step = *steps_[k];
     const double before = t_.best_cost;

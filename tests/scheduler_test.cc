@@ -15,7 +15,7 @@ namespace {
 // Runs `rounds` picks on a counted clock (one unit per run), each run of step
 // k earning gain[k]; returns how often each step ran.
 std::vector<int> simulate(YieldScheduler* s, const std::vector<double>& gain, const std::vector<char>& available,
-                          const std::vector<double>& floor, int rounds, const std::vector<char>& soft = {}) {
+                          const std::vector<double>& floor, int rounds, const std::vector<FloorKind>& soft = {}) {
   std::vector<int> runs(gain.size(), 0);
   for (int r = 1; r <= rounds; ++r) {
     const int k = s->pick(available, floor, r, soft);
@@ -75,13 +75,13 @@ TEST(YieldScheduler, SoftFloorTakesItsShareOfWhatHardFloorsLeave) {
   prm.schedule_floor = 0.05;
   YieldScheduler s;
   s.init(3, prm, 0);
-  const std::vector<int> runs = simulate(&s, {0.0, 0.0, 0.0}, {1, 1, 1}, {0.9, 0.6, 0.0}, 4000, {1, 0, 0});
+  const std::vector<int> runs = simulate(&s, {0.0, 0.0, 0.0}, {1, 1, 1}, {0.9, 0.6, 0.0}, 4000, {kEarnedRole, kHardFloor, kHardFloor});
   EXPECT_NEAR(double(runs[1]) / 4000, 0.6, 0.03) << runs[0] << " " << runs[1] << " " << runs[2];
   EXPECT_NEAR(double(runs[0]) / 4000, 0.9 * 0.35, 0.03) << runs[0] << " " << runs[1] << " " << runs[2];
   // Without the hard floor the soft one is a share of the whole.
   YieldScheduler t;
   t.init(3, prm, 0);
-  const std::vector<int> alone = simulate(&t, {0.0, 0.0, 0.0}, {1, 1, 1}, {0.9, 0.0, 0.0}, 4000, {1, 0, 0});
+  const std::vector<int> alone = simulate(&t, {0.0, 0.0, 0.0}, {1, 1, 1}, {0.9, 0.0, 0.0}, 4000, {kEarnedRole, kHardFloor, kHardFloor});
   EXPECT_NEAR(double(alone[0]) / 4000, 0.9 * 0.9, 0.03) << alone[0] << " " << alone[1] << " " << alone[2];
 }
 
@@ -110,7 +110,7 @@ TEST(YieldScheduler, ARoleKeepsItsFloorAsFarAsItsYieldEarnsIt) {
   prm.schedule_floor = 0.05;
   prm.schedule_role_warmup = 100;
   const std::vector<double> floor = {0.9, 0.0};
-  const std::vector<char> soft = {1, 0};
+  const std::vector<FloorKind> soft = {kEarnedRole, kHardFloor};
   // Earning nothing beside a step that earns: whole during the warm-up ...
   YieldScheduler a;
   a.init(2, prm, 0);
@@ -139,4 +139,29 @@ TEST(YieldScheduler, ARoleKeepsItsFloorAsFarAsItsYieldEarnsIt) {
   const std::vector<int> held = simulate(&e, {0.0, 0.01}, {1, 1}, floor, 4000, soft);
   // (0.9 of what the other step's exploration floor leaves).
   EXPECT_NEAR(double(held[0]) / 4000, 0.9 * 0.95, 0.03) << held[0] << " " << held[1];
+}
+
+// A whole role keeps its floor whatever its yield, after any warm-up, and
+// still yields to the hard floors: the same share an earned role holds only
+// while it earns as much as the others.
+TEST(YieldScheduler, AWholeRoleKeepsItsFloorWhateverItEarns) {
+  Params prm;
+  prm.schedule_floor = 0.05;
+  prm.schedule_role_warmup = 100;
+  YieldScheduler a;
+  a.init(3, prm, 0);
+  const std::vector<FloorKind> whole = {kWholeRole, kHardFloor, kHardFloor};
+  const std::vector<int> held = simulate(&a, {0.0, 0.01, 0.0}, {1, 1, 1}, {0.9, 0.0, 0.0}, 4000, whole);
+  EXPECT_NEAR(double(held[0]) / 4000, 0.9 * 0.9, 0.03) << held[0] << " " << held[1] << " " << held[2];
+  // Beside a hard floor of 0.6 it takes 0.9 of what that leaves.
+  YieldScheduler b;
+  b.init(3, prm, 0);
+  const std::vector<int> beside = simulate(&b, {0.0, 0.01, 0.0}, {1, 1, 1}, {0.9, 0.6, 0.0}, 4000, whole);
+  EXPECT_NEAR(double(beside[0]) / 4000, 0.9 * 0.35, 0.03) << beside[0] << " " << beside[1] << " " << beside[2];
+  // The same step as an earned role falls to its exploration share.
+  YieldScheduler c;
+  c.init(3, prm, 0);
+  const std::vector<int> earned =
+      simulate(&c, {0.0, 0.01, 0.0}, {1, 1, 1}, {0.9, 0.0, 0.0}, 4000, {kEarnedRole, kHardFloor, kHardFloor});
+  EXPECT_LE(earned[0], int(0.2 * 4000)) << earned[0] << " " << earned[1] << " " << earned[2];
 }
