@@ -1,0 +1,110 @@
+// The rounding step's role (step_rounding.cc, scheduler.h): held whole where
+// no proof is in reach, whatever its faded yield says, and only as far as it
+// earns it where every thread joins the proof (rounding_role_earned 1); 0
+// and 2 hold it whole or earned everywhere. Driven on the step itself, not
+// through a solve, so that a change of rule shows here and not only as a
+// shift of CPU shares in a benchmark.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "load_json.h"
+#include "search_context.h"
+#include "step.h"
+#include "thread_state.h"
+
+namespace iopddl {
+std::unique_ptr<SearchStep> make_rounding_step();  // step_rounding.cc
+}
+
+using namespace iopddl;
+
+namespace {
+
+// Four nodes alive at once, a chain of edges, a limit that binds.
+const char* kChain = R"({"problem":{"name":"chain","nodes":{
+  "intervals":[[0,10],[0,10],[0,10],[0,10]],
+  "costs":[[10,0],[10,0],[0,5],[0,7]],
+  "usages":[[10,20],[10,20],[30,10],[30,10]]},
+  "edges":{"nodes":[[0,1],[1,2],[2,3]],"costs":[[0,1,2,0],[0,3,1,0],[2,0,0,2]]},
+  "usage_limit":80}})";
+
+// A search context as the solve sets one up (solve.cc), for two threads,
+// with the rounding step of thread 0.
+struct RoundingRole {
+  Problem p;
+  SearchModel m;
+  TiedGroups groups;
+  SolveOptions options;
+  std::unique_ptr<Incumbent> incumbent;
+  SearchContext ctx;
+  std::unique_ptr<ThreadState> t;
+  std::unique_ptr<SearchStep> step = make_rounding_step();
+
+  RoundingRole(int earned, double helpers_max_strategies) {
+    const Status st = load_problem_from_buffer(kChain, "chain.json", &p);
+    EXPECT_TRUE(st.ok) << st.message;
+    m.params.rounding_role_earned = earned;
+    m.params.proof_helpers_max_strategies = helpers_max_strategies;
+    m.build(p, p.limit());
+    m.build_matrices();  // as reduce_domains() leaves them (solve.cc)
+    groups.build(m);
+    incumbent = std::make_unique<Incumbent>(p, p.limit());
+    options.seed = 1;
+    ctx.start = std::chrono::steady_clock::now();
+    ctx.solve_end = ctx.deadline = ctx.start + std::chrono::seconds(60);
+    ctx.options = &options;
+    ctx.model = &m;
+    ctx.groups = &groups;
+    ctx.incumbent = incumbent.get();
+    ctx.threads = 2;
+    t = std::make_unique<ThreadState>(&ctx, 0);
+    t->ls.init(m, &groups);
+    t->all_free.assign(m.n, -1);
+  }
+  // The step's first run takes the role and judges whether a proof is in reach.
+  void take() {
+    ASSERT_TRUE(step->available(*t));
+    ASSERT_TRUE(step->run(*t, [] { return false; }));
+    ASSERT_TRUE(t->holds_rounding);
+  }
+  FloorKind kind() { return step->floor_kind(*t); }
+};
+
+}  // namespace
+
+TEST(RoundingRole, WholeWhereNoProofIsInReach) {
+  RoundingRole r(/*earned=*/1, /*helpers_max_strategies=*/0);  // no problem is in reach
+  r.take();
+  EXPECT_EQ(r.kind(), kWholeRole);
+  EXPECT_GT(r.step->floor(*r.t, 0.0), 0.0);  // and it has a floor to hold
+}
+
+TEST(RoundingRole, EarnedWhereEveryThreadJoinsTheProof) {
+  RoundingRole r(1, 50000);  // eight strategies: in reach
+  r.take();
+  EXPECT_EQ(r.kind(), kEarnedRole);
+}
+
+TEST(RoundingRole, TheRuleOverridesWhatIsInReach) {
+  RoundingRole whole(0, 50000);
+  whole.take();
+  EXPECT_EQ(whole.kind(), kWholeRole);
+  RoundingRole earned(2, 0);
+  earned.take();
+  EXPECT_EQ(earned.kind(), kEarnedRole);
+}
+
+TEST(RoundingRole, OneThreadHoldsItAndTheNextIsRefused) {
+  RoundingRole r(1, 0);
+  r.take();
+  // rounding_threads 0.125 of two threads: one rounding; thread 1 is refused.
+  ThreadState other(&r.ctx, 1);
+  other.ls.init(r.m, &r.groups);
+  std::unique_ptr<SearchStep> second = make_rounding_step();
+  ASSERT_TRUE(second->available(other));
+  ASSERT_TRUE(second->run(other, [] { return false; }));
+  EXPECT_FALSE(other.holds_rounding);
+  EXPECT_FALSE(second->available(other));
+  EXPECT_EQ(second->floor(other, 0.0), 0.0);
+}
