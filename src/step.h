@@ -4,7 +4,8 @@
 // runs it, and credits it with the fall in the thread's best cost.
 //
 // Adding a step: a step_*.cc file that defines the class and its factory,
-// and one line in the list of make_steps() (steps.cc).
+// the factory's declaration below, and one line in the list of make_steps()
+// (steps.cc).
 #pragma once
 #include <functional>
 #include <memory>
@@ -36,6 +37,13 @@ class SearchStep {
   // A new epoch (a restart): whatever the step keeps of the old one's path.
   virtual void restart(ThreadState& t) {}
 };
+
+// Each step's factory, defined in its own file.
+std::unique_ptr<SearchStep> make_elimination_step();      // step_elimination.cc
+std::unique_ptr<SearchStep> make_rounding_step();         // step_rounding.cc
+std::unique_ptr<SearchStep> make_neighbourhood_step();    // step_neighbourhood.cc
+std::unique_ptr<SearchStep> make_proof_step();            // step_proof.cc
+std::unique_ptr<SearchStep> make_epoch_crossover_step();  // step_epoch_crossover.cc
 
 // Every step, in the order the scheduler first tries them.
 std::vector<std::unique_ptr<SearchStep>> make_steps();

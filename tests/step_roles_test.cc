@@ -13,10 +13,6 @@
 #include "step.h"
 #include "thread_state.h"
 
-namespace iopddl {
-std::unique_ptr<SearchStep> make_rounding_step();  // step_rounding.cc
-}
-
 using namespace iopddl;
 
 namespace {
@@ -50,7 +46,6 @@ struct RoundingRole {
     m.build_matrices();  // as reduce_domains() leaves them (solve.cc)
     groups.build(m);
     incumbent = std::make_unique<Incumbent>(p, p.limit());
-    options.seed = 1;
     ctx.start = std::chrono::steady_clock::now();
     ctx.solve_end = ctx.deadline = ctx.start + std::chrono::seconds(60);
     ctx.options = &options;
@@ -60,7 +55,6 @@ struct RoundingRole {
     ctx.threads = 2;
     t = std::make_unique<ThreadState>(&ctx, 0);
     t->ls.init(m, &groups);
-    t->all_free.assign(m.n, -1);
   }
   // The step's first run takes the role and judges whether a proof is in reach.
   void take() {
