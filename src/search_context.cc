@@ -57,7 +57,13 @@ void SearchContext::offer_epoch(int e, const std::vector<int32_t>& a, double cos
   if (e != epoch.load() || cost >= epoch_best_cost_ - 1e-9) return;
   epoch_best_ = a;
   epoch_best_cost_ = cost;
-  epoch_improved_at_ = elapsed();
+  // The stall clock restarts only on a fall that adds up to a real share of
+  // the cost: a search settled in its basin still finds tiny falls, each of
+  // which would otherwise put off the restart for good.
+  if (!has_cost(epoch_counted_cost_) || epoch_counted_cost_ - cost >= model->params.restart_min_fall * cost) {
+    epoch_improved_at_ = elapsed();
+    epoch_counted_cost_ = cost;
+  }
 }
 
 bool SearchContext::adopt_epoch(int e, std::vector<int32_t>* a, double* cost) {
@@ -121,7 +127,7 @@ void SearchContext::start_epoch(double now) {
   }
   epoch.fetch_add(1);
   epoch_best_.clear();
-  epoch_best_cost_ = kNoCost;
+  epoch_best_cost_ = epoch_counted_cost_ = kNoCost;
   epoch_start_ = epoch_improved_at_ = now;
 }
 

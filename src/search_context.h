@@ -86,8 +86,9 @@ struct SearchContext {
   void offer_epoch(int epoch, const std::vector<int32_t>& a, double cost);
   // Copies the epoch's best into *a and *cost if it is cheaper than *cost.
   bool adopt_epoch(int epoch, std::vector<int32_t>* a, double* cost);
-  // Starts the next epoch when this one's best has stalled: no improvement for
-  // `factor` times as long as the epoch took to reach it, and at least
+  // Starts the next epoch when this one's best has stalled: no improvement (a
+  // fall of at least params.restart_min_fall of the cost since the last one)
+  // for `factor` times as long as the epoch took to reach it, and at least
   // `min_seconds`; but not with less time left before solve_end than the
   // epoch took to reach its best. True if it did.
   bool restart_if_stalled(double factor, double min_seconds);
@@ -137,6 +138,7 @@ struct SearchContext {
   std::vector<int32_t> epoch_best_;
   double epoch_best_cost_ = kNoCost;
   double epoch_start_ = 0, epoch_improved_at_ = 0;
+  double epoch_counted_cost_ = kNoCost;  // the epoch's best when epoch_improved_at_ was last set
   std::vector<int32_t> ended_best_;  // the best answer of the epochs ended so far
   double ended_best_cost_ = kNoCost;
   void start_epoch(double now);  // under epoch_mu_

@@ -1,6 +1,6 @@
 // When the search restarts (SearchContext::restart_if_stalled): an epoch has
-// stalled when its best has not improved for as long as the epoch took to
-// reach it, and at least the minimum, and only while a new epoch has the
+// stalled when its best has not improved (by restart_min_fall of its cost)
+// for as long as the epoch took to reach it, and at least the minimum, and only while a new epoch has the
 // time to get back to it; a new epoch's clock starts afresh. The
 // clock is moved by moving the context's start back.
 #include <gtest/gtest.h>
@@ -62,6 +62,7 @@ TEST(Restarts, ANewEpochStallsNoSoonerThanTheMinimum) {
 
 TEST(Restarts, AnImprovementKeepsTheEpochAlive) {
   Epochs e;
+  e.model.params.restart_min_fall = 0;  // every fall counts
   e.offer(1000);
   for (int k = 0; k < 10; ++k) {
     e.wait(4);
@@ -72,6 +73,39 @@ TEST(Restarts, AnImprovementKeepsTheEpochAlive) {
   std::vector<int32_t> a;
   EXPECT_TRUE(e.ctx.adopt_epoch(0, &a, &cost));
   EXPECT_EQ(cost, 990);
+}
+
+// With restart_min_fall, only falls that add up to that share of the cost
+// since the last counted one restart the stall clock: a search settled in its
+// basin that still finds tiny falls is restarted all the same.
+TEST(Restarts, TinyFallsDoNotKeepTheEpochAliveWhenAShareIsAsked) {
+  Epochs e;
+  e.model.params.restart_min_fall = 0.01;
+  e.offer(1000);
+  e.wait(10);
+  e.offer(900);  // the best at 10 s, a counted fall
+  for (int k = 1; k <= 2; ++k) {
+    e.wait(4);
+    e.offer(900 - k);  // 0.1 % each: not counted
+    EXPECT_FALSE(e.stalled()) << k;
+  }
+  e.wait(4);
+  e.offer(897);
+  EXPECT_TRUE(e.stalled());  // 12 s since the counted fall at 10 s
+  EXPECT_EQ(e.ctx.epoch.load(), 1);
+}
+
+TEST(Restarts, SmallFallsThatAddUpToTheShareCount) {
+  Epochs e;
+  e.model.params.restart_min_fall = 0.01;
+  e.offer(1000);
+  e.wait(10);
+  e.offer(900);
+  for (int k = 1; k <= 6; ++k) {
+    e.wait(4);
+    e.offer(900 - 5 * k);  // 0.55 % each: every second one makes 1 % since the last counted
+    EXPECT_FALSE(e.stalled()) << k;
+  }
 }
 
 // A new epoch retraces the search from the first answer, so it starts only
