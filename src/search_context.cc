@@ -89,12 +89,13 @@ void SearchContext::offer_ended_best(const std::vector<int32_t>& a, double cost)
   ended_best_cost_ = cost;
 }
 
-bool SearchContext::restart_if_stalled(double factor, double min_seconds) {
+bool SearchContext::restart_if_stalled() {
+  const Params& p = model->params;
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();
   if (!has_cost(epoch_best_cost_)) return false;  // nothing within the limit yet: keep searching
   const double reached = epoch_improved_at_ - epoch_start_;
-  if (now - epoch_improved_at_ < std::max(min_seconds, factor * reached)) return false;
+  if (now - epoch_improved_at_ < std::max(p.restart_min_stall, p.restart_stall_factor * reached)) return false;
   // A new epoch starts from the first answer and retraces the search: with
   // less time left than this one took to reach its best, it ends behind it.
   if (solve_seconds() - now < reached) return false;  // never without an end
@@ -102,12 +103,14 @@ bool SearchContext::restart_if_stalled(double factor, double min_seconds) {
   return true;
 }
 
-bool SearchContext::next_epoch_due(int probes, double share, double min_probe, double factor, double min_seconds) {
+bool SearchContext::next_epoch_due() {
+  const int probes = model->params.probe_epochs;
+  const double share = model->params.probe_share;
   const int e = epoch.load();
   const double total = solve_seconds();
   // No end (a session without a time limit) or probes too short: no opening.
-  if (probes <= 1 || e >= probes || std::isinf(total) || share * total / probes < min_probe)
-    return restart_if_stalled(factor, min_seconds);
+  if (probes <= 1 || e >= probes || std::isinf(total) || share * total / probes < model->params.probe_min_seconds)
+    return restart_if_stalled();
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();
   if (e != epoch.load() || !has_cost(epoch_best_cost_)) return false;
@@ -115,7 +118,7 @@ bool SearchContext::next_epoch_due(int probes, double share, double min_probe, d
   start_epoch(now);
   if (e + 1 == probes) {  // the probes are over: go on from their best
     epoch_best_ = ended_best_;
-    epoch_best_cost_ = ended_best_cost_;
+    epoch_best_cost_ = epoch_counted_cost_ = ended_best_cost_;
   }
   return true;
 }

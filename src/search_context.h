@@ -86,19 +86,20 @@ struct SearchContext {
   void offer_epoch(int epoch, const std::vector<int32_t>& a, double cost);
   // Copies the epoch's best into *a and *cost if it is cheaper than *cost.
   bool adopt_epoch(int epoch, std::vector<int32_t>* a, double* cost);
+  // The rule below reads all its settings from model->params.
   // Starts the next epoch when this one's best has stalled: no improvement (a
-  // fall of at least params.restart_min_fall of the cost since the last one)
-  // for `factor` times as long as the epoch took to reach it, and at least
-  // `min_seconds`; but not with less time left before solve_end than the
-  // epoch took to reach its best. True if it did.
-  bool restart_if_stalled(double factor, double min_seconds);
-  // The opening: while fewer than `probes` epochs have run, the next starts
-  // once its share of the first `share` of the solve's time is over (and
-  // the epoch has an answer within the limit); the epoch after the last
-  // probe starts with the best answer of all the probes as its own best.
+  // fall of at least restart_min_fall of the cost since the last one) for
+  // restart_stall_factor times as long as the epoch took to reach it, and at
+  // least restart_min_stall seconds; but not with less time left before
+  // solve_end than the epoch took to reach its best. True if it did.
+  bool restart_if_stalled();
+  // The opening: while fewer than probe_epochs epochs have run, the next
+  // starts once its share of the first probe_share of the solve's time is
+  // over (and the epoch has an answer within the limit); the epoch after the
+  // last probe starts with the best answer of all the probes as its own best.
   // Later epochs follow the stall rule. True if it started an epoch.
-  // No opening when a probe would be shorter than `min_probe` seconds.
-  bool next_epoch_due(int probes, double share, double min_probe, double factor, double min_seconds);
+  // No opening when a probe would be shorter than probe_min_seconds.
+  bool next_epoch_due();
   // The best answer of the epochs ended so far, into *a and *cost; false
   // when there is none (the first epoch, or none of the ended ones fitted).
   bool ended_best(std::vector<int32_t>* a, double* cost);

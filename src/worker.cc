@@ -169,9 +169,7 @@ class Worker {
   // the clock). Otherwise adopt the epoch's best when another thread is ahead.
   void end_of_round() {
     SearchContext* ctx = t_.ctx;
-    if (!t_.counted() && t_.prm.restarts &&
-        ctx->next_epoch_due(t_.prm.probe_epochs, t_.prm.probe_share, t_.prm.probe_min_seconds,
-                            t_.prm.restart_stall_factor, t_.prm.restart_min_stall))
+    if (!t_.counted() && t_.prm.restarts && ctx->next_epoch_due())
       ++at(t_.counts, Mechanism::kRestart).tried;
     ctx->add_counts(&t_.counts);
     if (ctx->epoch.load() != t_.epoch) {

@@ -17,12 +17,14 @@ struct Epochs {
   SearchModel model;
   SearchContext ctx;
   Epochs() {
+    model.params.restart_stall_factor = 1.0;
+    model.params.restart_min_stall = 5.0;
     ctx.model = &model;
     ctx.start = std::chrono::steady_clock::now();
   }
   void wait(double seconds) { ctx.start -= std::chrono::microseconds(int64_t(seconds * 1e6)); }
   void offer(double cost) { ctx.offer_epoch(ctx.epoch.load(), {}, cost); }
-  bool stalled() { return ctx.restart_if_stalled(1.0, 5.0); }
+  bool stalled() { return ctx.restart_if_stalled(); }
 };
 
 }  // namespace
@@ -132,12 +134,17 @@ namespace {
 
 struct Opening : Epochs {
   // A 120 s solve whose first quarter is three probes of 10 s each.
-  Opening() { ctx.solve_end = ctx.start + std::chrono::seconds(120); }
+  Opening() {
+    model.params.probe_epochs = 3;
+    model.params.probe_share = 0.25;
+    model.params.probe_min_seconds = 10.0;
+    ctx.solve_end = ctx.start + std::chrono::seconds(120);
+  }
   void wait(double seconds) {
     Epochs::wait(seconds);
     ctx.solve_end -= std::chrono::microseconds(int64_t(seconds * 1e6));
   }
-  bool due() { return ctx.next_epoch_due(3, 0.25, 10.0, 1.0, 5.0); }
+  bool due() { return ctx.next_epoch_due(); }
   void offer(double cost, int32_t tag) { ctx.offer_epoch(ctx.epoch.load(), {tag}, cost); }
 };
 
@@ -175,6 +182,23 @@ TEST(Restarts, TheOpeningsProbesRunEqualLengthsThenTheSearchGoesOnFromTheirBest)
   EXPECT_EQ(o.ctx.epoch.load(), 4);
 }
 
+// The epoch after the probes starts with their best, and the stall rule's
+// share is counted from it: a tiny fall below it does not keep that epoch alive.
+TEST(Restarts, AfterTheProbesTinyFallsCountFromTheirBest) {
+  Opening o;
+  o.model.params.restart_min_fall = 0.01;
+  for (int e = 0; e < 3; ++e) {
+    o.offer(1000 - 100 * e, e);
+    o.wait(10.1);
+    ASSERT_TRUE(o.due());
+  }
+  ASSERT_EQ(o.ctx.epoch.load(), 3);  // starts with the probes' best, 800
+  o.wait(1);
+  o.offer(799, 3);  // 0.125 % below it: not counted
+  o.wait(4.5);
+  EXPECT_TRUE(o.due());  // 5.5 s since the epoch began with 800
+}
+
 TEST(Restarts, AProbeWithoutAnAnswerWithinTheLimitGoesOn) {
   Opening o;
   o.wait(25);
@@ -187,18 +211,20 @@ TEST(Restarts, AProbeWithoutAnAnswerWithinTheLimitGoesOn) {
 
 TEST(Restarts, WithoutAnEndThereIsNoOpeningOnlyTheStallRule) {
   Epochs e;  // solve_end: none
+  e.model.params.probe_epochs = 3;
   e.offer(1000);
   e.wait(4);
-  EXPECT_FALSE(e.ctx.next_epoch_due(3, 0.25, 10.0, 1.0, 5.0));
+  EXPECT_FALSE(e.ctx.next_epoch_due());
   e.wait(2);
-  EXPECT_TRUE(e.ctx.next_epoch_due(3, 0.25, 10.0, 1.0, 5.0));  // stalled for 6 s
+  EXPECT_TRUE(e.ctx.next_epoch_due());  // stalled for 6 s
 }
 
 TEST(Restarts, OneProbeIsNoOpening) {
   Opening o;
+  o.model.params.probe_epochs = 1;
   o.offer(1000, 0);
   o.wait(12);
-  EXPECT_TRUE(o.ctx.next_epoch_due(1, 0.25, 10.0, 1.0, 5.0));  // the stall rule
+  EXPECT_TRUE(o.due());  // the stall rule
   o.offer(500, 1);
   double cost = 1e9;
   std::vector<int32_t> a;
@@ -211,8 +237,10 @@ TEST(Restarts, NoOpeningWhenAProbeWouldBeTooShort) {
   o.wait(9);
   o.offer(1000, 0);
   o.wait(1.5);
-  EXPECT_FALSE(o.ctx.next_epoch_due(3, 0.25, 11.0, 1.0, 5.0));  // under the stall rule: not stalled
-  EXPECT_TRUE(o.ctx.next_epoch_due(3, 0.25, 10.0, 1.0, 5.0));
+  o.model.params.probe_min_seconds = 11.0;
+  EXPECT_FALSE(o.due());  // under the stall rule: not stalled
+  o.model.params.probe_min_seconds = 10.0;
+  EXPECT_TRUE(o.due());
 }
 
 // --stats counts a restart as improved once per later epoch that found a new
