@@ -31,6 +31,8 @@ namespace iopddl {
   X(kMerge, "merge",                                                                                  \
     "another thread's better best with this thread's changes since they last met (improved: cheaper than both)") \
   X(kRestart, "restart", "search restarted after a stall (improved: epochs that found a new best)")    \
+  X(kRoundingRefresh, "roundingRefresh",                                                              \
+    "a rounding's prices started afresh after the thread's best stalled, the best kept (improved: followed by a counted fall)") \
   X(kProofSearch, "proofSearch", "branch and bound towards a proof (tried: bound steps and leaves; improved: better answers)")
 
 enum class Mechanism : int {

@@ -57,13 +57,7 @@ void SearchContext::offer_epoch(int e, const std::vector<int32_t>& a, double cos
   if (e != epoch.load() || cost >= epoch_best_cost_ - 1e-9) return;
   epoch_best_ = a;
   epoch_best_cost_ = cost;
-  // The stall clock restarts only on a fall that adds up to a real share of
-  // the cost: a search settled in its basin still finds tiny falls, each of
-  // which would otherwise put off the restart for good.
-  if (!has_cost(epoch_counted_cost_) || epoch_counted_cost_ - cost >= model->params.restart_min_fall * cost) {
-    epoch_improved_at_ = elapsed();
-    epoch_counted_cost_ = cost;
-  }
+  epoch_clock_.offer(cost, elapsed(), model->params.restart_min_fall);
 }
 
 bool SearchContext::adopt_epoch(int e, std::vector<int32_t>* a, double* cost) {
@@ -94,11 +88,10 @@ bool SearchContext::restart_if_stalled() {
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();
   if (!has_cost(epoch_best_cost_)) return false;  // nothing within the limit yet: keep searching
-  const double reached = epoch_improved_at_ - epoch_start_;
-  if (now - epoch_improved_at_ < std::max(p.restart_min_stall, p.restart_stall_factor * reached)) return false;
+  if (!epoch_clock_.stalled(now, p.restart_stall_factor, p.restart_min_stall)) return false;
   // A new epoch starts from the first answer and retraces the search: with
   // less time left than this one took to reach its best, it ends behind it.
-  if (solve_seconds() - now < reached) return false;  // never without an end
+  if (solve_seconds() - now < epoch_clock_.reached()) return false;  // never without an end
   start_epoch(now);
   return true;
 }
@@ -118,7 +111,7 @@ bool SearchContext::next_epoch_due() {
   start_epoch(now);
   if (e + 1 == probes) {  // the probes are over: go on from their best
     epoch_best_ = ended_best_;
-    epoch_best_cost_ = epoch_counted_cost_ = ended_best_cost_;
+    epoch_best_cost_ = epoch_clock_.counted_cost = ended_best_cost_;
   }
   return true;
 }
@@ -130,8 +123,8 @@ void SearchContext::start_epoch(double now) {
   }
   epoch.fetch_add(1);
   epoch_best_.clear();
-  epoch_best_cost_ = epoch_counted_cost_ = kNoCost;
-  epoch_start_ = epoch_improved_at_ = now;
+  epoch_best_cost_ = kNoCost;
+  epoch_clock_.start(now);
 }
 
 }  // namespace iopddl

@@ -12,6 +12,7 @@
 #include "incumbent.h"
 #include "proof_search.h"
 #include "search_model.h"
+#include "stall_clock.h"
 #include "search_state.h"
 #include "solver.h"
 #include "contraction.h"
@@ -138,8 +139,7 @@ struct SearchContext {
   std::atomic<int> credited_epoch_{0};
   std::vector<int32_t> epoch_best_;
   double epoch_best_cost_ = kNoCost;
-  double epoch_start_ = 0, epoch_improved_at_ = 0;
-  double epoch_counted_cost_ = kNoCost;  // the epoch's best when epoch_improved_at_ was last set
+  StallClock epoch_clock_;  // the epoch's stall clock: its start and its best's last counted fall
   std::vector<int32_t> ended_best_;  // the best answer of the epochs ended so far
   double ended_best_cost_ = kNoCost;
   void start_epoch(double now);  // under epoch_mu_

@@ -4,6 +4,7 @@
 
 #include "penalised_rounding.h"
 #include "proof_search.h"
+#include "stall_clock.h"
 #include "step.h"
 
 namespace iopddl {
@@ -61,6 +62,7 @@ class RoundingStep : public SearchStep {
     // found, and the move between basins is often a few whole parts of
     // their difference.
     t.cross_answer_with_best(rounded_);
+    if (t.prm.rounding_refresh > 0 && !t.counted()) refresh_if_stalled(t);
     if (++calls_ % t.prm.rounding_bound_every == 0) {
       double mag = 0;
       const double lb = pr_.lower_bound(&mag);
@@ -73,6 +75,8 @@ class RoundingStep : public SearchStep {
     if (!inited_) return;
     pr_.init(t.m, slot_, t.ctx->contraction);
     pr_.restart_diversified(&t.rng);
+    clock_.start(t.ctx->elapsed());
+    refreshed_ = false;
   }
 
  private:
@@ -80,6 +84,32 @@ class RoundingStep : public SearchStep {
   bool inited_ = false, refused_ = false, in_reach_ = false;
   int64_t calls_ = 0;
   int slot_ = 0;
+  // The refresh's stall clock, from the epoch's start: fresh prices take as
+  // long to settle as the first ones did, so a refresh that has not paid is
+  // judged against the whole time the epoch took to its last counted fall.
+  StallClock clock_;
+  bool refreshed_ = false;  // a refresh not yet followed by a counted fall
+
+  // Once the prices have settled, the rounding's answers stay near one
+  // basin, and the thread's best is moved only by tiny falls. Prices started
+  // afresh take another path through the duals and may reach another basin,
+  // which the crossover brings into the best. Unlike a restart, the best and
+  // the windows' work are kept, so it needs no time to retrace the search.
+  void refresh_if_stalled(ThreadState& t) {
+    if (!has_cost(t.best_cost)) return;
+    const double now = t.ctx->elapsed();
+    MechanismCount& count = at(t.counts, Mechanism::kRoundingRefresh);
+    if (clock_.offer(t.best_cost, now, t.prm.restart_min_fall)) {
+      if (refreshed_) ++count.improved;
+      refreshed_ = false;
+      return;
+    }
+    if (!clock_.stalled(now, t.prm.rounding_refresh, t.prm.restart_min_stall)) return;
+    pr_.restart_diversified(&t.rng);
+    ++count.tried;
+    refreshed_ = true;
+    clock_.wait_again(now);
+  }
   std::vector<int32_t> rounded_;
 };
 

@@ -102,3 +102,24 @@ TEST(RoundingRole, OneThreadHoldsItAndTheNextIsRefused) {
   EXPECT_FALSE(second->available(other));
   EXPECT_EQ(second->floor(other, 0.0), 0.0);
 }
+
+// With rounding_refresh, a rounding whose thread's best has stalled starts
+// its prices afresh, counted as roundingRefresh; the next refresh waits
+// again (stall_clock.h). Off by default.
+TEST(RoundingRefresh, AStalledBestRefreshesThePricesOnce) {
+  for (const double refresh : {0.0, 1.0}) {
+    RoundingRole r(1, 0);
+    r.m.params.rounding_refresh = refresh;
+    r.m.params.restart_min_stall = 5.0;
+    r.take();  // the first answer, at once: the clock's only counted fall
+    const auto run = [&] { ASSERT_TRUE(r.step->run(*r.t, [] { return false; })); };
+    const auto refreshes = [&] { return at(r.t->counts, Mechanism::kRoundingRefresh).tried; };
+    run();
+    EXPECT_EQ(refreshes(), 0);
+    r.ctx.start -= std::chrono::seconds(6);
+    run();
+    EXPECT_EQ(refreshes(), refresh > 0 ? 1 : 0) << refresh;
+    run();  // just refreshed: waits again
+    EXPECT_EQ(refreshes(), refresh > 0 ? 1 : 0) << refresh;
+  }
+}

@@ -206,6 +206,7 @@ export type MechanismName =
   | 'epochCrossover'
   | 'merge'
   | 'restart'
+  | 'roundingRefresh'
   | 'proofSearch';
 
 export interface NodeData {
