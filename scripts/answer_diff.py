@@ -18,11 +18,11 @@ import argparse
 import ast
 import collections
 
-from renumber import load_instance  # plain or gzip, by content
+from renumber import load_instance, open_text  # plain or gzip, by content
 
 
 def read_answer(path):
-    with open(path) as f:
+    with open_text(path) as f:  # docs/answers keeps them gzipped
         lines = [line for line in f.read().splitlines() if line.strip()]
     return ast.literal_eval(lines[-1])
 

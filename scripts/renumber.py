@@ -22,11 +22,15 @@ import random
 import sys
 
 
-def load_instance(path):
+def open_text(path):
+    """Opens a plain or gzip file for reading text, by its content."""
     with open(path, "rb") as f:
         magic = f.read(2)
-    opener = gzip.open if magic == b"\x1f\x8b" else open
-    with opener(path, "rt") as f:
+    return (gzip.open if magic == b"\x1f\x8b" else open)(path, "rt")
+
+
+def load_instance(path):
+    with open_text(path) as f:
         return json.load(f)
 
 
