@@ -92,7 +92,7 @@ namespace iopddl {
   X(rounding_threads, double, 0.125, 0.0, 1.0,                                                                  \
     "the share of the threads that hold a rounding, each its own variant (at least one): a rounding takes most of its thread while its messages settle") \
   X(rounding_refresh, double, 0.0, 0.0, 1e6,                                                                     \
-    "a rounding whose thread's best has not fallen by restart_min_fall for this many times as long as it took to reach it since the rounding began (or was last refreshed), and at least restart_min_stall seconds, starts its prices afresh, the best kept (0: never)") \
+    "a rounding whose thread's best has not fallen by restart_min_fall for this many times as long as the epoch took to its last such fall (a refresh counting as one), and at least restart_min_stall seconds, starts its prices afresh, the best kept (0: never; stall_clock.h)") \
   X(passes_per_price, int, 5, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
   /* memory prices (memory_relax.cc) */                                                                         \
   X(first_price, double, 0.05, 1e-9, 1e9, "a node's first price, as a share of the typical cost per unit of memory") \

@@ -97,12 +97,13 @@ bool SearchContext::restart_if_stalled() {
 }
 
 bool SearchContext::next_epoch_due() {
-  const int probes = model->params.probe_epochs;
-  const double share = model->params.probe_share;
+  const Params& p = model->params;
+  const int probes = p.probe_epochs;
+  const double share = p.probe_share;
   const int e = epoch.load();
   const double total = solve_seconds();
   // No end (a session without a time limit) or probes too short: no opening.
-  if (probes <= 1 || e >= probes || std::isinf(total) || share * total / probes < model->params.probe_min_seconds)
+  if (probes <= 1 || e >= probes || std::isinf(total) || share * total / probes < p.probe_min_seconds)
     return restart_if_stalled();
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();
