@@ -54,6 +54,15 @@ void NeighbourhoodSearch::take(int x, size_t cap, std::vector<int32_t>* frontier
 // grown breadth-first with a little shuffling so windows vary in shape.
 // With `priced` set, it grows from a node that has a memory price (one whose
 // interval has been over the limit), where memory can be traded.
+// With window_leaves (1: the priced windows, trade and repair; 2: every
+// connected window), a node's leaves (neighbours of degree 1) join with it
+// and do not count towards the size: a node whose new strategy its leaves
+// must follow (a hub whose consumers reshard with it) cannot move while any
+// of them is held fixed outside the window, and a leaf costs its solve
+// almost nothing, eliminated first into its one neighbour. The priced
+// windows are the ones made for such a move between basins, which needs
+// memory at the peak; the plain ones earn by many small fitting moves, which
+// windows made larger by their leaves make fewer of.
 void NeighbourhoodSearch::connected_window(Rng* rng, int size, const std::vector<double>* priced) {
   const SearchModel& m = *m_;
   window_.clear();
@@ -66,15 +75,24 @@ void NeighbourhoodSearch::connected_window(Rng* rng, int size, const std::vector
   if (start < 0) return;
   touched_.assign(1, start);  // the frontier
   seen_[start] = clock_;
-  size_t head = 0;
-  while (head < touched_.size() && int(window_.size()) < size) {
+  size_t head = 0, leaves = 0;
+  const bool with_leaves = m.params.window_leaves == 2 || (m.params.window_leaves == 1 && priced);
+  while (head < touched_.size() && int(window_.size() - leaves) < size) {
     size_t span = std::min<size_t>(touched_.size() - head, 4);
     std::swap(touched_[head], touched_[head + rng->below(uint32_t(span))]);
     int x = touched_[head++];
-    take(x, size_t(2 * size), &touched_);
+    take(x, leaves + size_t(2 * size), &touched_);
     for (uint32_t a = m.adj_off[x]; a < m.adj_off[x + 1]; ++a) {
       int o = m.adj[a].other;
-      if (seen_[o] != clock_) { seen_[o] = clock_; touched_.push_back(o); }
+      if (seen_[o] == clock_) continue;
+      seen_[o] = clock_;
+      if (with_leaves && m.adj_off[o + 1] - m.adj_off[o] == 1) {
+        const size_t before = window_.size();
+        take(o, leaves + size_t(2 * size), nullptr);
+        leaves += window_.size() - before;
+      } else {
+        touched_.push_back(o);
+      }
     }
   }
 }

@@ -104,6 +104,8 @@ namespace iopddl {
   /* neighbourhood search (neighbourhood_search.cc) */                                                          \
   X(window_min, int, 16, 1, 1000000, "the smallest connected or time window, in nodes")                         \
   X(window_sizes, int, 7, 1, 20, "window sizes drawn: window_min times 1, 2, 4, ... (this many)")               \
+  X(window_leaves, int, 1, 0, 2,                                                                                \
+    "a window takes each node's leaves (neighbours of degree 1) with it, uncounted in its size: 0 never, 1 trade and repair windows, 2 every connected window") \
   X(unpriced_window_every, int, 4, 1, 1000000, "one connected window in this many is solved without memory prices") \
   X(full_slack_window_share, double, 0.5, 0.0, 1.0,                                                              \
     "share of connected windows first solved with each node capped at the whole slack over its interval (kept only if the answer fits; else the slack is shared)") \

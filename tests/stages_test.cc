@@ -605,6 +605,60 @@ TEST(NeighbourhoodSearch, RepairWindowsPayForMemoryAnywhere) {
   }
 }
 
+// A hub that must move with its leaves: hub 0 saves 100 at strategy 1, but
+// each of its five leaves pays 1,000 unless it takes the hub's strategy, and
+// 1 at strategy 1. All at 1 costs 5 against 100 at 0. A window of two nodes
+// holds the hub and one leaf, never the move; when a window takes its
+// nodes' leaves uncounted, the hub's come with it and the move is made.
+// Plain connected windows take them at window_leaves=2 only.
+static std::string star_problem(const std::string& hub_usage, const std::string& extra_node,
+                                const std::string& extra_usage, const std::string& limit) {
+  const std::string follow = "[0,1000,1000,0]";
+  std::string edges;
+  for (int leaf = 1; leaf <= 5; ++leaf) edges += std::string(leaf > 1 ? "," : "") + follow;
+  return R"({"problem":{"nodes":{"intervals":[[0,1],[0,1],[0,1],[0,1],[0,1],[0,1])" +
+         std::string(extra_node.empty() ? "" : ",[0,1]") + R"(],"costs":[[100,0],[0,1],[0,1],[0,1],[0,1],[0,1])" +
+         extra_node + R"(],"usages":[)" + hub_usage + R"(,[0,0],[0,0],[0,0],[0,0],[0,0])" + extra_usage +
+         R"(]},"edges":{"nodes":[[0,1],[0,2],[0,3],[0,4],[0,5]],"costs":[)" + edges + "]}" + limit + "}}";
+}
+
+TEST(NeighbourhoodSearch, WindowsTakeAHubsLeavesWithIt) {
+  Problem p;
+  ASSERT_TRUE(load_problem_from_buffer(star_problem("[0,0]", "", "", ""), "star.json", &p).ok);
+  for (int leaves : {0, 1, 2}) {
+    const double best = neighbourhood_best(p,
+                                           [&](Params* prm) {
+                                             prm->window_leaves = leaves;
+                                             prm->window_min = 2;
+                                             prm->window_sizes = 1;
+                                           },
+                                           {}, false, 100);
+    EXPECT_EQ(best, leaves == 2 ? 5 : 100) << "window_leaves " << leaves;
+  }
+}
+
+// The same star where the hub's strategy 1 needs the 10 units of memory an
+// unconnected node c holds, which c gives up for 1 (limit 10). A repair
+// window grown from the hub or a leaf makes the move, over the limit, and
+// the repair frees c's memory: 100 -> 6, once the window takes the leaves.
+TEST(NeighbourhoodSearch, RepairWindowsTakeAHubsLeavesWithIt) {
+  Problem p;
+  ASSERT_TRUE(
+      load_problem_from_buffer(star_problem("[0,10]", ",[0,1]", ",[10,0]", R"(,"usage_limit":10)"), "star.json", &p)
+          .ok);
+  for (int leaves : {0, 1}) {
+    const double best = neighbourhood_best(p,
+                                           [&](Params* prm) {
+                                             prm->window_leaves = leaves;
+                                             prm->move_kinds = 16;
+                                             prm->window_min = 2;
+                                             prm->window_sizes = 1;
+                                           },
+                                           std::vector<double>(7, 1.0), true, 100);
+    EXPECT_EQ(best, leaves ? 6 : 100) << "window_leaves " << leaves;
+  }
+}
+
 // Two threads' moves from where they last met (all strategies 0, cost 200):
 // one set the pair a-b to 1 (100 cheaper), the other c-d (100 cheaper).
 // The merge carries a-b over to the other's answer: 0, both gains. When a's
