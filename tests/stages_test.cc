@@ -611,20 +611,30 @@ TEST(NeighbourhoodSearch, RepairWindowsPayForMemoryAnywhere) {
 // holds the hub and one leaf, never the move; when a window takes its
 // nodes' leaves uncounted, the hub's come with it and the move is made.
 // Plain connected windows take them at window_leaves=2 only.
-static std::string star_problem(const std::string& hub_usage, const std::string& extra_node,
-                                const std::string& extra_usage, const std::string& limit) {
-  const std::string follow = "[0,1000,1000,0]";
-  std::string edges;
-  for (int leaf = 1; leaf <= 5; ++leaf) edges += std::string(leaf > 1 ? "," : "") + follow;
-  return R"({"problem":{"nodes":{"intervals":[[0,1],[0,1],[0,1],[0,1],[0,1],[0,1])" +
-         std::string(extra_node.empty() ? "" : ",[0,1]") + R"(],"costs":[[100,0],[0,1],[0,1],[0,1],[0,1],[0,1])" +
-         extra_node + R"(],"usages":[)" + hub_usage + R"(,[0,0],[0,0],[0,0],[0,0],[0,0])" + extra_usage +
-         R"(]},"edges":{"nodes":[[0,1],[0,2],[0,3],[0,4],[0,5]],"costs":[)" + edges + "]}" + limit + "}}";
+// With memory, a node c (6) holds the 10 units (the limit) that the hub's
+// strategy 1 needs, and gives them up for 1.
+static std::string star_problem(bool with_memory) {
+  std::string intervals = "[0,1]", costs = "[100,0]", usages = with_memory ? "[0,10]" : "[0,0]", nodes, edges;
+  for (int leaf = 1; leaf <= 5; ++leaf) {
+    intervals += ",[0,1]";
+    costs += ",[0,1]";
+    usages += ",[0,0]";
+    nodes += std::string(leaf > 1 ? "," : "") + "[0," + std::to_string(leaf) + "]";
+    edges += std::string(leaf > 1 ? "," : "") + "[0,1000,1000,0]";
+  }
+  if (with_memory) {
+    intervals += ",[0,1]";
+    costs += ",[0,1]";
+    usages += ",[10,0]";
+  }
+  return R"({"problem":{"nodes":{"intervals":[)" + intervals + R"(],"costs":[)" + costs + R"(],"usages":[)" + usages +
+         R"(]},"edges":{"nodes":[)" + nodes + R"(],"costs":[)" + edges + "]}" +
+         (with_memory ? R"(,"usage_limit":10)" : "") + "}}";
 }
 
 TEST(NeighbourhoodSearch, WindowsTakeAHubsLeavesWithIt) {
   Problem p;
-  ASSERT_TRUE(load_problem_from_buffer(star_problem("[0,0]", "", "", ""), "star.json", &p).ok);
+  ASSERT_TRUE(load_problem_from_buffer(star_problem(false), "star.json", &p).ok);
   for (int leaves : {0, 1, 2}) {
     const double best = neighbourhood_best(p,
                                            [&](Params* prm) {
@@ -643,9 +653,7 @@ TEST(NeighbourhoodSearch, WindowsTakeAHubsLeavesWithIt) {
 // the repair frees c's memory: 100 -> 6, once the window takes the leaves.
 TEST(NeighbourhoodSearch, RepairWindowsTakeAHubsLeavesWithIt) {
   Problem p;
-  ASSERT_TRUE(
-      load_problem_from_buffer(star_problem("[0,10]", ",[0,1]", ",[10,0]", R"(,"usage_limit":10)"), "star.json", &p)
-          .ok);
+  ASSERT_TRUE(load_problem_from_buffer(star_problem(true), "star.json", &p).ok);
   for (int leaves : {0, 1}) {
     const double best = neighbourhood_best(p,
                                            [&](Params* prm) {
