@@ -1,6 +1,7 @@
 // When the search restarts (SearchContext::restart_if_stalled): an epoch has
 // stalled when its best has not improved (by restart_min_fall of its cost)
-// for as long as the epoch took to reach it, and at least the minimum, and
+// for restart_stall_factor times as long as the epoch took to reach it (1
+// here; 0.5 by default), and at least the minimum, and
 // only while a new epoch has the time to get back to it; a new epoch's clock
 // starts afresh. The clock is moved by moving the context's start back.
 #include <gtest/gtest.h>
