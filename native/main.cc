@@ -213,6 +213,16 @@ int main(int argc, char** argv) {
                     (long long)c.improved, double(c.micros) / 1e6, 100.0 * time_share(s.mechanisms, k),
                     fall_per_second(c), kMechanismInfo[k].what);
       }
+      // The restarts' timeline: an ended epoch whose last counted fall is
+      // close to its end was cut off while it still fell.
+      if (!s.epochs.empty()) {
+        std::printf("# %-6s %10s %16s %16s %20s  %s\n", "epoch", "began s", "previous from s",
+                    "its last fall s", "its best", "ended by");
+        for (const EpochStart& e : s.epochs)
+          std::printf("# %-6d %10.3f %16.3f %16.3f %20s  %s\n", e.epoch, e.seconds, e.ended_from,
+                      e.ended_last_fall, e.ended_has_best ? to_string(e.ended_best_cost).c_str() : "none",
+                      e.opening ? "the opening's clock" : "a stall");
+      }
     }
     if (r.feasible)
       std::printf("# cost %s (nodes %s, edges %s), peak usage %s%s%s\n", to_string(r.evaluation.total_cost).c_str(),

@@ -92,8 +92,13 @@ bool SearchContext::restart_if_stalled() {
   // A new epoch starts from the first answer and retraces the search: with
   // less time left than this one took to reach its best, it ends behind it.
   if (solve_seconds() - now < epoch_clock_.reached()) return false;  // never without an end
-  start_epoch(now);
+  start_epoch(now, false);
   return true;
+}
+
+std::vector<EpochStart> SearchContext::epoch_starts() {
+  std::lock_guard<std::mutex> lock(epoch_mu_);
+  return epoch_starts_;
 }
 
 bool SearchContext::next_epoch_due() {
@@ -109,7 +114,7 @@ bool SearchContext::next_epoch_due() {
   const double now = elapsed();
   if (e != epoch.load() || !has_cost(epoch_best_cost_)) return false;
   if (now < share * total * double(e + 1) / double(probes)) return false;
-  start_epoch(now);
+  start_epoch(now, true);
   if (e + 1 == probes) {  // the probes are over: go on from their best
     epoch_best_ = ended_best_;
     epoch_best_cost_ = epoch_clock_.counted_cost = ended_best_cost_;
@@ -117,7 +122,16 @@ bool SearchContext::next_epoch_due() {
   return true;
 }
 
-void SearchContext::start_epoch(double now) {
+void SearchContext::start_epoch(double now, bool opening) {
+  EpochStart rec;
+  rec.seconds = now;
+  rec.epoch = epoch.load() + 1;
+  rec.opening = opening;
+  rec.ended_from = epoch_clock_.began;
+  rec.ended_last_fall = epoch_clock_.counted_at;
+  rec.ended_has_best = has_cost(epoch_best_cost_);
+  if (rec.ended_has_best) rec.ended_best_cost = Int128(std::llround(epoch_best_cost_));
+  epoch_starts_.push_back(rec);
   if (epoch_best_cost_ < ended_best_cost_) {
     ended_best_.swap(epoch_best_);
     ended_best_cost_ = epoch_best_cost_;

@@ -107,6 +107,8 @@ struct SearchContext {
   // Offers an answer within the limit to the ended epochs' best (the epoch
   // crossover's: step_epoch_crossover.cc); it takes it when it is cheaper.
   void offer_ended_best(const std::vector<int32_t>& a, double cost);
+  // Every epoch started so far after the first (stats.h).
+  std::vector<EpochStart> epoch_starts();
   // True the first time it is asked for an epoch after the last one it said
   // true for: a later epoch's first new incumbent, counted once per epoch
   // whichever thread found it (the restart's "improved").
@@ -142,7 +144,8 @@ struct SearchContext {
   StallClock epoch_clock_;  // the epoch's stall clock: its start and its best's last counted fall
   std::vector<int32_t> ended_best_;  // the best answer of the epochs ended so far
   double ended_best_cost_ = kNoCost;
-  void start_epoch(double now);  // under epoch_mu_
+  std::vector<EpochStart> epoch_starts_;
+  void start_epoch(double now, bool opening);  // under epoch_mu_
   // From start to solve_end; infinite when the solve has no end (no time
   // limit: solve.cc sets it 1e9 s away; a session: time_point::max()).
   double solve_seconds() const {

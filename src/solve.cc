@@ -191,6 +191,7 @@ SolveResult SolveSession::result() {
     result.stats.first_feasible_seconds = ctx.first_feasible_seconds;
     result.stats.history = ctx.history;
   }
+  result.stats.epochs = ctx.epoch_starts();
   if (s.rs.wiped_out) result.outcome = Outcome::kProvenInfeasible;
   else if (!result.feasible) result.outcome = Outcome::kNoFeasibleFound;
   else if (result.has_lower_bound && result.lower_bound >= result.evaluation.total_cost) result.outcome = Outcome::kOptimal;

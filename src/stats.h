@@ -57,6 +57,19 @@ struct ImprovementPoint {
   bool feasible;
 };
 
+// A new epoch (a restart): when it began, why, and the epoch it ended. The
+// timeline shows whether restarts cut an epoch off while it was still
+// falling (its last counted fall close to the restart) or after a long stall.
+struct EpochStart {
+  double seconds = 0;          // when the new epoch began
+  int epoch = 0;               // its number (the first epoch is 0 and has no record)
+  bool opening = false;        // ended on the opening's clock (probe_epochs), not by a stall
+  double ended_from = 0;       // when the ended epoch began
+  double ended_last_fall = 0;  // its best's last counted fall (restart_min_fall), or its start
+  bool ended_has_best = false;
+  Int128 ended_best_cost = 0;  // its best within the limit (when it has one)
+};
+
 struct SolveStats {
 #define IOPDDL_STAT_FIELD(field, ...) int64_t field = 0;
   IOPDDL_COUNTERS(IOPDDL_STAT_FIELD)
@@ -66,6 +79,7 @@ struct SolveStats {
   MechanismCounts mechanisms{};       // per mechanism (mechanisms.h): tried, improved
   double first_feasible_seconds = -1;  // -1: no feasible answer found
   std::vector<ImprovementPoint> history;
+  std::vector<EpochStart> epochs;      // every restart, in order
 
   // The counters in the list's order.
   int64_t counter(Counter c) const {

@@ -44,6 +44,16 @@ TEST(Restarts, AnEpochStallsAfterAsLongAsItTookToReachItsBest) {
   e.wait(2);
   EXPECT_TRUE(e.stalled());
   EXPECT_EQ(e.ctx.epoch.load(), 1);
+  // The restart is on the record: when, and how the ended epoch went.
+  const std::vector<EpochStart> starts = e.ctx.epoch_starts();
+  ASSERT_EQ(starts.size(), 1u);
+  EXPECT_EQ(starts[0].epoch, 1);
+  EXPECT_FALSE(starts[0].opening);
+  EXPECT_NEAR(starts[0].seconds, 21, 0.5);
+  EXPECT_NEAR(starts[0].ended_from, 0, 0.5);
+  EXPECT_NEAR(starts[0].ended_last_fall, 10, 0.5);
+  ASSERT_TRUE(starts[0].ended_has_best);
+  EXPECT_TRUE(starts[0].ended_best_cost == 500);
   // An old epoch's offers no longer count.
   e.ctx.offer_epoch(0, {}, 100);
   double cost = 1000;
@@ -181,6 +191,17 @@ TEST(Restarts, TheOpeningsProbesRunEqualLengthsThenTheSearchGoesOnFromTheirBest)
   o.wait(2);
   EXPECT_TRUE(o.due());
   EXPECT_EQ(o.ctx.epoch.load(), 4);
+  // Three ended on the opening's clock, the last by a stall.
+  const std::vector<EpochStart> starts = o.ctx.epoch_starts();
+  ASSERT_EQ(starts.size(), 4u);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(starts[k].epoch, k + 1);
+    EXPECT_EQ(starts[k].opening, k < 3) << k;
+    if (k > 0) EXPECT_DOUBLE_EQ(starts[k].ended_from, starts[k - 1].seconds);
+  }
+  EXPECT_NEAR(starts[0].seconds, 10.1, 0.5);
+  EXPECT_TRUE(starts[0].ended_best_cost == 1000);
+  EXPECT_TRUE(starts[3].ended_best_cost == 800);  // the probes' best, kept by the epoch after them
 }
 
 // The epoch after the probes starts with their best, and the stall rule's

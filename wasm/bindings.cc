@@ -228,6 +228,17 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
     h += e.done();
   }
   st.raw("history", h + "]");
+  std::string ep = "[";
+  for (size_t k = 0; k < s.epochs.size(); ++k) {
+    const EpochStart& r = s.epochs[k];
+    if (k) ep += ',';
+    Json e;
+    e.num("seconds", r.seconds).i64("epoch", r.epoch).boolean("opening", r.opening);
+    e.num("endedFromSeconds", r.ended_from).num("endedLastFallSeconds", r.ended_last_fall);
+    if (r.ended_has_best) e.big("endedBestCost", r.ended_best_cost); else e.null("endedBestCost");
+    ep += e.done();
+  }
+  st.raw("epochs", ep + "]");
   Json mech;  // one entry per mechanism of src/mechanisms.h, under its name
   for (int k = 0; k < kMechanismCount; ++k) {
     Json c;

@@ -245,6 +245,14 @@ export function convertResult(r, summary, extra) {
       solverMs: r.elapsed * 1000,
       slices: extra.slices ?? 1,
       history: s.history.map((h) => ({ ms: h.seconds * 1000, cost: BigInt(h.cost), feasible: h.feasible })),
+      epochs: s.epochs.map((e) => ({
+        ms: e.seconds * 1000,
+        epoch: e.epoch,
+        opening: e.opening,
+        endedFromMs: e.endedFromSeconds * 1000,
+        endedLastFallMs: e.endedLastFallSeconds * 1000,
+        endedBestCost: big(e.endedBestCost),
+      })),
     },
   };
 }

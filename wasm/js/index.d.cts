@@ -3,7 +3,7 @@
 import type { CreateSolverOptions, Solver } from './index.js';
 
 export type {
-  CreateSolverOptions, Evaluation, ImprovementPoint, IopddlErrorCode, LoadOptions, Problem, ProblemInput, ProblemJson,
+  CreateSolverOptions, EpochStart, Evaluation, ImprovementPoint, IopddlErrorCode, LoadOptions, Problem, ProblemInput, ProblemJson,
   JudgeOptions, ProblemSummary, Progress, SolveOptions, SolveResult, SolveStats, Solver, SweepOptions, SweepPoint,
   SweepResult, UsageProfile,
 } from './index.js';

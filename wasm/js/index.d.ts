@@ -190,6 +190,22 @@ export interface ImprovementPoint {
   feasible: boolean;
 }
 
+/** A restart: a new epoch starts every thread afresh (the incumbent keeps every epoch's answers). */
+export interface EpochStart {
+  /** When the new epoch began, from the solve's start. */
+  ms: number;
+  /** Its number (the first epoch is 0 and has no record). */
+  epoch: number;
+  /** Ended on the opening's clock (the probe_epochs parameter) rather than by a stall. */
+  opening: boolean;
+  /** When the ended epoch began. */
+  endedFromMs: number;
+  /** Its best's last fall of at least restart_min_fall of the cost (or its start): a value close to ms means it was cut off while still falling. */
+  endedLastFallMs: number;
+  /** Its best within the limit; null when it had none. */
+  endedBestCost: bigint | null;
+}
+
 export type MechanismName =
   | 'groupMove'
   | 'penalisedRounding'
@@ -259,6 +275,8 @@ export interface SolveStats {
   /** Single-threaded back end with a signal: how many slices ran. */
   slices: number;
   history: ImprovementPoint[];
+  /** Every restart of the search, in order: when the new epoch began and how the one it ended went. */
+  epochs: EpochStart[];
 }
 
 /** The limit evaluate() and resultOf() judge an assignment against. */

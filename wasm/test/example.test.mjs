@@ -111,6 +111,27 @@ describe('contest example', () => {
     p.dispose();
   });
 
+  // Every restart is listed: with a stall of 0.2 s enough (and no proof
+  // search to end the solve), G restarts several times in 1.5 s.
+  test('restarts in the statistics', async () => {
+    const p = await solver.load(readFileSync(instanceGPath));
+    const r = await p.solve({
+      threads: 1, seed: 1, timeLimitMs: 1500,
+      params: { proof_max_strategies: 0, restart_stall_factor: 0, restart_min_stall: 0.2 },
+    });
+    const e = r.stats.epochs;
+    assert.ok(e.length >= 1, `${e.length} restarts`);
+    e.forEach((x, k) => {
+      assert.equal(x.epoch, k + 1);
+      assert.equal(x.opening, false);
+      assert.equal(typeof x.endedBestCost, 'bigint');
+      assert.ok(x.endedBestCost >= r.cost, 'no epoch beats the answer');
+      assert.ok(x.endedFromMs <= x.endedLastFallMs && x.endedLastFallMs + 199 <= x.ms, JSON.stringify(x, (_, v) => String(v)));
+      if (k > 0) assert.equal(x.endedFromMs, e[k - 1].ms);
+    });
+    p.dispose();
+  });
+
   test('statistics and history', async () => {
     const p = await solver.load(exampleObject());
     const r = await p.solve({ timeLimitMs: 200 });
@@ -145,6 +166,7 @@ describe('contest example', () => {
     assert.ok(shares === 0 || Math.abs(shares - 1) < 1e-9, `shares add up to ${shares}`);
     assert.ok(s.history.length >= 1);
     assert.equal(s.history.at(-1).cost, 445n);
+    assert.deepEqual(s.epochs, []);  // proven optimal at once: no restart
     assert.ok(r.elapsedMs > 0 && r.elapsedMs < 5000, `elapsed ${r.elapsedMs}`);
     p.dispose();
   });
