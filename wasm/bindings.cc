@@ -99,6 +99,27 @@ class Json {
   bool first_ = true;
 };
 
+// "[item(0),item(1),...]": item(k) returns element k's JSON text.
+template <class Item>
+std::string json_array(size_t n, const Item& item) {
+  std::string s = "[";
+  for (size_t k = 0; k < n; ++k) {
+    if (k) s += ',';
+    s += item(k);
+  }
+  return s + "]";
+}
+
+std::string assignment_json(const std::vector<int32_t>& a) {
+  std::string s = "[";
+  s.reserve(a.size() * 3 + 2);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(a[i]);
+  }
+  return s + "]";
+}
+
 std::string evaluation_json(const Problem& p, const Evaluation& ev, bool with_profile) {
   Json j;
   j.boolean("ok", ev.status.ok).str("message", ev.status.message);
@@ -108,16 +129,8 @@ std::string evaluation_json(const Problem& p, const Evaluation& ev, bool with_pr
   j.boolean("withinLimit", ev.within_limit).boolean("feasible", ev.feasible());
   if (with_profile && ev.status.ok) {
     // Usage holds on [time[k], time[k+1]); the last time point closes the last segment.
-    std::string t = "[", u = "[";
-    for (size_t k = 0; k < p.time_point.size(); ++k) {
-      if (k) t += ',';
-      t += '"' + std::to_string(p.time_point[k]) + '"';
-    }
-    for (size_t k = 0; k < ev.usage.size(); ++k) {
-      if (k) u += ',';
-      u += '"' + to_string(ev.usage[k]) + '"';
-    }
-    j.raw("time", t + "]").raw("usage", u + "]");
+    j.raw("time", json_array(p.time_point.size(), [&](size_t k) { return '"' + std::to_string(p.time_point[k]) + '"'; }));
+    j.raw("usage", json_array(ev.usage.size(), [&](size_t k) { return '"' + to_string(ev.usage[k]) + '"'; }));
   }
   return j.done();
 }
@@ -191,14 +204,7 @@ std::string progress_json(const Progress& pr, uint64_t seq) {
 
 std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
   Json j;
-  std::string a = "[";
-  a.reserve(r.assignment.size() * 3 + 2);
-  for (size_t i = 0; i < r.assignment.size(); ++i) {
-    if (i) a += ',';
-    a += std::to_string(r.assignment[i]);
-  }
-  a += ']';
-  j.raw("assignment", a);
+  j.raw("assignment", assignment_json(r.assignment));
   j.raw("evaluation", evaluation_json(p, r.evaluation, false));
   j.boolean("feasible", r.feasible).boolean("provenInfeasible", r.proven_infeasible());
   j.boolean("provenOptimal", r.proven_optimal());
@@ -220,25 +226,18 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
   st.num("reduceSeconds", s.reduce_seconds);
   if (s.first_feasible_seconds >= 0) st.num("firstFeasibleSeconds", s.first_feasible_seconds);
   else st.null("firstFeasibleSeconds");
-  std::string h = "[";
-  for (size_t k = 0; k < s.history.size(); ++k) {
-    if (k) h += ',';
-    Json e;
-    e.num("seconds", s.history[k].seconds).big("cost", s.history[k].cost).boolean("feasible", s.history[k].feasible);
-    h += e.done();
-  }
-  st.raw("history", h + "]");
-  std::string ep = "[";
-  for (size_t k = 0; k < s.epochs.size(); ++k) {
-    const EpochStart& r = s.epochs[k];
-    if (k) ep += ',';
-    Json e;
-    e.num("seconds", r.seconds).i64("epoch", r.epoch).boolean("opening", r.opening);
-    e.num("endedFromSeconds", r.ended_from).num("endedLastFallSeconds", r.ended_last_fall);
-    if (r.ended_has_best) e.big("endedBestCost", r.ended_best_cost); else e.null("endedBestCost");
-    ep += e.done();
-  }
-  st.raw("epochs", ep + "]");
+  st.raw("history", json_array(s.history.size(), [&](size_t k) {
+    const ImprovementPoint& h = s.history[k];
+    return Json().num("seconds", h.seconds).big("cost", h.cost).boolean("feasible", h.feasible).done();
+  }));
+  st.raw("epochs", json_array(s.epochs.size(), [&](size_t k) {
+    const EpochStart& e = s.epochs[k];
+    Json o;
+    o.num("seconds", e.seconds).i64("epoch", e.epoch).boolean("opening", e.opening);
+    o.num("endedFromSeconds", e.ended_from).num("endedLastFallSeconds", e.ended_last_fall);
+    if (e.ended_has_best) o.big("endedBestCost", e.ended_best_cost); else o.null("endedBestCost");
+    return o.done();
+  }));
   Json mech;  // one entry per mechanism of src/mechanisms.h, under its name
   for (int k = 0; k < kMechanismCount; ++k) {
     Json c;
@@ -251,16 +250,6 @@ std::string result_json(const Problem& p, const SolveResult& r, bool stopped) {
   st.raw("mechanisms", mech.done());
   j.raw("stats", st.done());
   return j.done();
-}
-
-std::string assignment_json(const std::vector<int32_t>& a) {
-  std::string s = "[";
-  s.reserve(a.size() * 3 + 2);
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(a[i]);
-  }
-  return s + "]";
 }
 
 // A sweep's point (src/sweep.h: SweepPoint).
@@ -289,12 +278,8 @@ std::string sweep_json(const SweepResult& r, bool stopped) {
   } else {
     j.null("freePlan");
   }
-  std::string pts = "[";
-  for (size_t k = 0; k < r.points.size(); ++k) {
-    if (k) pts += ',';
-    pts += sweep_point_json(r.points[k]);
-  }
-  j.raw("points", pts + "]").boolean("stopped", stopped);
+  j.raw("points", json_array(r.points.size(), [&](size_t k) { return sweep_point_json(r.points[k]); }));
+  j.boolean("stopped", stopped);
   return j.done();
 }
 
@@ -571,12 +556,7 @@ std::string parse_solution_json(const std::string& text, const std::string& sour
   Json j;
   j.boolean("ok", s.ok);
   if (!s) return j.str("message", s.message).done();
-  std::string list = "[";
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (i) list += ',';
-    list += std::to_string(a[i]);
-  }
-  return j.raw("assignment", list + "]").done();
+  return j.raw("assignment", assignment_json(a)).done();
 }
 
 // "" when the parameter lines are valid, else what is wrong with the first bad one.
