@@ -67,7 +67,7 @@ struct EpochStart {
   double ended_from = 0;       // when the ended epoch began
   double ended_last_fall = 0;  // its best's last counted fall (restart_min_fall), or its start
   bool ended_has_best = false;
-  Int128 ended_best_cost = 0;  // its best within the limit (when it has one)
+  Int128 ended_best_cost = 0;  // its best within the limit (when it has one), as the search's double held it
 };
 
 struct SolveStats {
