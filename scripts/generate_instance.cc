@@ -2,10 +2,19 @@
 // memory benchmarks and for tests of large files (the contest's W and Y, 1.1 and
 // 1.3 GB, cannot be downloaded here).
 //
-//   iopddl-generate [--nodes N] [--seed S] [--gzip] [--name NAME] OUT
+//   iopddl-generate [--nodes N] [--seed S] [--renumber R] [--gzip] [--name NAME] OUT
 //
 // OUT "-" writes to stdout. --nodes 60000 gives about 1.3 GB, --nodes 2300 about
 // 50 MB. The same arguments always give the same bytes.
+//
+// --renumber R (R >= 1) writes the same instance in another numbering, drawn
+// from R: the nodes permuted, the edges in another order, each with its ends
+// swapped (its matrix transposed) at random. It also writes OUT.perm, the JSON
+// list of each node's new index, which `scripts/renumber.py unpermute` reads
+// to map an answer back. A solver whose answer moves with the numbering has
+// tuned to an order, not found a mechanism; scripts/renumber.py does the same
+// to any file, but holds the whole file in Python, which the 1.3 GB ones
+// outgrow.
 //
 // The shape follows a training step, as the contest's files do:
 // - a forward pass of layers, then a backward pass that mirrors it; each forward
@@ -139,7 +148,7 @@ int64_t peak(const std::vector<Node>& nodes, int64_t horizon, bool least_memory)
 }
 
 int usage_exit(const char* msg) {
-  std::fprintf(stderr, "iopddl-generate: %s\nusage: iopddl-generate [--nodes N] [--seed S] [--gzip] [--name NAME] OUT\n", msg);
+  std::fprintf(stderr, "iopddl-generate: %s\nusage: iopddl-generate [--nodes N] [--seed S] [--renumber R] [--gzip] [--name NAME] OUT\n", msg);
   return 2;
 }
 
@@ -147,7 +156,7 @@ int usage_exit(const char* msg) {
 
 int main(int argc, char** argv) {
   long nodes_wanted = 2300;
-  uint64_t seed = 1;
+  uint64_t seed = 1, renumber = 0;
   bool gz = false;
   std::string name, out_path;
   for (int i = 1; i < argc; ++i) {
@@ -158,6 +167,7 @@ int main(int argc, char** argv) {
     };
     if (a == "--nodes") nodes_wanted = std::strtol(value("--nodes"), nullptr, 10);
     else if (a == "--seed") seed = std::strtoull(value("--seed"), nullptr, 10);
+    else if (a == "--renumber") renumber = std::strtoull(value("--renumber"), nullptr, 10);
     else if (a == "--gzip") gz = true;
     else if (a == "--name") name = value("--name");
     else if (!a.empty() && a[0] == '-' && a != "-") return usage_exit(("unknown option " + a).c_str());
@@ -166,7 +176,10 @@ int main(int argc, char** argv) {
   }
   if (out_path.empty()) return usage_exit("missing OUT");
   if (nodes_wanted < 8 || nodes_wanted > 10000000) return usage_exit("--nodes must be between 8 and 10000000");
-  if (name.empty()) name = "generated-" + std::to_string(nodes_wanted) + "-" + std::to_string(seed);
+  if (renumber && out_path == "-") return usage_exit("--renumber writes OUT.perm beside OUT: give a file, not -");
+  if (name.empty())
+    name = "generated-" + std::to_string(nodes_wanted) + "-" + std::to_string(seed) +
+           (renumber ? "-renumbered-" + std::to_string(renumber) : "");
 
   Rng rng(seed);
   // Node layout: P parameters, F forward nodes, F backward nodes.
@@ -248,6 +261,26 @@ int main(int argc, char** argv) {
   const int64_t low = peak(nodes, horizon, true), cheap = peak(nodes, horizon, false);
   const int64_t limit = cheap > low ? low + (cheap - low) * 35 / 100 : low;
 
+  // The numbering written: new index perm[i] holds node i; the edge written
+  // w-th is edges[edge_order[w]], its ends swapped where swap_ends[w]. Without
+  // --renumber, the identity. Drawn after the instance, so an instance does
+  // not depend on R.
+  std::vector<int> perm(static_cast<size_t>(N)), holds(static_cast<size_t>(N));
+  std::vector<size_t> edge_order(edges.size());
+  std::vector<char> swap_ends(edges.size(), 0);
+  for (int i = 0; i < N; ++i) perm[size_t(i)] = i;
+  for (size_t e = 0; e < edges.size(); ++e) edge_order[e] = e;
+  if (renumber) {
+    Rng rr(renumber * 0x9E3779B97F4A7C15ULL + 0x5EED);
+    auto shuffle = [&](auto& v) {
+      for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[size_t(rr.next() % i)]);
+    };
+    shuffle(perm);
+    shuffle(edge_order);
+    for (char& sw : swap_ends) sw = char(rr.next() & 1);
+  }
+  for (int i = 0; i < N; ++i) holds[size_t(perm[size_t(i)])] = i;
+
   Out out;
   if (!out.open(out_path, gz)) {
     std::fprintf(stderr, "iopddl-generate: cannot open %s for writing\n", out_path.c_str());
@@ -257,17 +290,19 @@ int main(int argc, char** argv) {
   // ends, then the name and the nodes; a loader must not count on the sizes
   // coming before the matrices.
   out.put("{\"problem\":{\"edges\":{\"costs\":[");
-  for (size_t e = 0; e < edges.size(); ++e) {
-    if (e) out.put(',');
+  std::vector<int64_t> matrix;
+  for (size_t w = 0; w < edges.size(); ++w) {
+    if (w) out.put(',');
     out.put('[');
+    const size_t e = edge_order[w];  // each edge's matrix comes from its own index, whatever the order
     const Node& u = nodes[size_t(edges[e].first)];
     const Node& v = nodes[size_t(edges[e].second)];
+    matrix.clear();
     Rng er(seed * 0x100000001B3ULL + e);
     const double forbid = 0.35 + 0.45 * er.uniform();  // per edge: 35-80 % forbidden
     const double reshard = double(std::min(u.size, v.size));
     for (int a = 0; a < u.k; ++a) {
       for (int b = 0; b < v.k; ++b) {
-        if (a || b) out.put(',');
         int64_t c;
         if (a == u.least_memory && b == v.least_memory) {
           c = int64_t(reshard * er.log_uniform(0.5, 2));
@@ -279,28 +314,38 @@ int main(int argc, char** argv) {
           const double moved = std::abs(std::log2(double(factor(a)) / factor(b))) + (axis(a) != axis(b) ? 1.0 : 0.0);
           c = int64_t(reshard * moved * er.log_uniform(0.5, 2));
         }
-        out.num(c);
+        matrix.push_back(c);
       }
     }
+    // Row-major over the ends as written: transposed when they are swapped.
+    const int rows = swap_ends[w] ? v.k : u.k, cols = swap_ends[w] ? u.k : v.k;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        if (r || c) out.put(',');
+        out.num(matrix[swap_ends[w] ? size_t(c) * size_t(rows) + size_t(r) : size_t(r) * size_t(cols) + size_t(c)]);
+      }
     out.put(']');
   }
   out.put("],\"nodes\":[");
-  for (size_t e = 0; e < edges.size(); ++e) {
-    if (e) out.put(',');
-    out.put('['); out.num(edges[e].first); out.put(','); out.num(edges[e].second); out.put(']');
+  for (size_t w = 0; w < edges.size(); ++w) {
+    if (w) out.put(',');
+    int a = perm[size_t(edges[edge_order[w]].first)], b = perm[size_t(edges[edge_order[w]].second)];
+    if (swap_ends[w]) std::swap(a, b);
+    out.put('['); out.num(a); out.put(','); out.num(b); out.put(']');
   }
   out.put("]},\"name\":\"");
   out.put(name.c_str());
   out.put("\",\"nodes\":{\"costs\":[");
   for (int pass = 0; pass < 3; ++pass) {
     if (pass) out.put(pass == 1 ? "],\"intervals\":[" : "],\"usages\":[");
-    for (int i = 0; i < N; ++i) {
-      if (i) out.put(',');
+    for (int q = 0; q < N; ++q) {
+      if (q) out.put(',');
       out.put('[');
+      const Node& n = nodes[size_t(holds[size_t(q)])];
       if (pass == 1) {
-        out.num(nodes[size_t(i)].lo); out.put(','); out.num(nodes[size_t(i)].hi);
+        out.num(n.lo); out.put(','); out.num(n.hi);
       } else {
-        const std::vector<int64_t>& v = pass == 0 ? nodes[size_t(i)].cost : nodes[size_t(i)].usage;
+        const std::vector<int64_t>& v = pass == 0 ? n.cost : n.usage;
         for (size_t s = 0; s < v.size(); ++s) {
           if (s) out.put(',');
           out.num(v[s]);
@@ -315,6 +360,24 @@ int main(int argc, char** argv) {
   if (!out.close()) {
     std::fprintf(stderr, "iopddl-generate: write failed for %s\n", out_path.c_str());
     return 1;
+  }
+  if (renumber) {
+    const std::string perm_path = out_path + ".perm";
+    Out po;
+    if (!po.open(perm_path, false)) {
+      std::fprintf(stderr, "iopddl-generate: cannot open %s for writing\n", perm_path.c_str());
+      return 1;
+    }
+    po.put('[');
+    for (int i = 0; i < N; ++i) {
+      if (i) po.put(", ");
+      po.num(perm[size_t(i)]);
+    }
+    po.put("]\n");
+    if (!po.close()) {
+      std::fprintf(stderr, "iopddl-generate: write failed for %s\n", perm_path.c_str());
+      return 1;
+    }
   }
   std::fprintf(stderr, "iopddl-generate: %d nodes, %zu edges, limit %lld (least-memory peak %lld, cheapest-cost peak %lld)\n",
                N, edges.size(), (long long)limit, (long long)low, (long long)cheap);
