@@ -13,8 +13,7 @@
 // list of each node's new index, which `scripts/renumber.py unpermute` reads
 // to map an answer back. A solver whose answer moves with the numbering has
 // tuned to an order, not found a mechanism; scripts/renumber.py does the same
-// to any file, but holds the whole file in Python, which the 1.3 GB ones
-// outgrow.
+// to any file, holding it whole in Python (about four times its size).
 //
 // The shape follows a training step, as the contest's files do:
 // - a forward pass of layers, then a backward pass that mirrors it; each forward

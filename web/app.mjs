@@ -392,7 +392,27 @@ function readControls() {
   const okSeed = /^\d{1,20}$/.test(seedText) && BigInt(seedText) < (1n << 64n);
   $('seed').setAttribute('aria-invalid', String(!okSeed));
   if (!okSeed) errors.push('the seed must be a whole number from 0 to 2^64 − 1');
-  return { errors, timeLimitMs: Math.round(tl * 1000), threads: th, seed: okSeed ? BigInt(seedText) : 0n };
+  const params = parseParams($('params').value);
+  $('params').setAttribute('aria-invalid', String(!!params.error));
+  if (params.error) errors.push(params.error);
+  return { errors, timeLimitMs: Math.round(tl * 1000), threads: th, seed: okSeed ? BigInt(seedText) : 0n, params: params.values };
+}
+
+// The search parameters field: name=value pairs apart by spaces or commas,
+// as the CLI's --set. Only the form is checked here; the names and ranges
+// are the core's (the package rejects an unknown name or a value out of
+// range, and the page shows its message).
+function parseParams(text) {
+  const values = Object.create(null);
+  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(item);
+    if (!m) return { values, error: `search parameter “${item}”: write name=value` };
+    const v = Number(m[2]);
+    if (!Number.isFinite(v)) return { values, error: `search parameter ${m[1]}: “${m[2]}” is not a number` };
+    if (m[1] in values) return { values, error: `search parameter ${m[1]} is given twice` };
+    values[m[1]] = v;
+  }
+  return { values, error: null };
 }
 
 function startSolve() {
@@ -423,7 +443,7 @@ function startSolve() {
   state.timer = setInterval(tick, 100);
   tick();
   announce('Solving.');
-  worker.postMessage({ op: 'solve', id, timeLimitMs: c.timeLimitMs, threads: c.threads, seed: c.seed, fromShown });
+  worker.postMessage({ op: 'solve', id, timeLimitMs: c.timeLimitMs, threads: c.threads, seed: c.seed, params: c.params, fromShown });
 }
 
 function setSolvingUi(on) {
@@ -431,7 +451,7 @@ function setSolvingUi(on) {
   $('sweep-button').disabled = on || !!state.sweeping;
   $('stop-button').disabled = !on;
   $('stop-button').lastChild.textContent = ' Stop';
-  for (const id of ['time-limit', 'seed']) $(id).disabled = on;
+  for (const id of ['time-limit', 'seed', 'params']) $(id).disabled = on;
   $('from-shown').disabled = on || !state.result || !state.result.result.hasSolution;
   $('threads').disabled = on || (state.info && state.info.backend !== 'threads');
 }
@@ -540,6 +560,10 @@ function drawCostChart(now, xMax) {
       { xs: s.cost.xs, ys: s.cost.ys, color: '--series-cost', label: 'best cost', xEnd: now, dot: true },
     ],
     refs: [],
+    marks: s.restarts || [],
+    ariaLabel: s.restarts && s.restarts.length
+      ? `Best cost over time; the search restarted ${s.restarts.length} time${s.restarts.length > 1 ? 's' : ''}, at ${s.restarts.map((m) => fmtMs(m.x * 1000)).join(', ')}`
+      : 'Best cost over time',
   });
 }
 
@@ -558,6 +582,13 @@ function onResult(m) {
     s.bound.xs.push(Math.min(elapsed, r.stats.solverMs / 1000));
     s.bound.ys.push(Number(r.lowerBound));
   }
+  // Each restart (a new epoch, every thread afresh) as a mark on the chart.
+  s.restarts = r.stats.epochs.map((e) => ({
+    x: e.ms / 1000,
+    label: '↺',
+    title: `restart: epoch ${e.epoch} began` +
+      (e.endedBestCost === null ? '' : `; the one before had ${fmtInt(e.endedBestCost)}`),
+  }));
   state.solving = s;  // for drawCostChart
   drawCostChart(elapsed, elapsed);
   state.solving = null;
@@ -619,7 +650,7 @@ function startSweep() {
   sweepStatus();
   drawSweep();
   announce('Sweeping the usage limit.');
-  worker.postMessage({ op: 'sweep', id, points: n, timeLimitMs: c.timeLimitMs, threads: c.threads, seed: c.seed });
+  worker.postMessage({ op: 'sweep', id, points: n, timeLimitMs: c.timeLimitMs, threads: c.threads, seed: c.seed, params: c.params });
 }
 
 function setSweepingUi(on) {
@@ -629,7 +660,7 @@ function setSweepingUi(on) {
   $('sweep-stop').lastChild.textContent = ' Stop';
   $('stop-button').disabled = !on && !state.solving;
   $('sweep-points').disabled = on;
-  for (const id of ['time-limit', 'seed']) $(id).disabled = on;
+  for (const id of ['time-limit', 'seed', 'params']) $(id).disabled = on;
   $('threads').disabled = on || (state.info && state.info.backend !== 'threads');
 }
 
@@ -820,6 +851,11 @@ function renderResult() {
   $('r-time').textContent = searched ? fmtMs(r.elapsedMs) : '—';
   $('r-threads').textContent = searched ? `${r.threads}${r.backend === 'single' ? ' (no isolation)' : ''}` : '—';
   $('r-rounds').textContent = searched ? fmtInt(r.stats.rounds) : '—';
+  const epochs = searched ? r.stats.epochs : [];
+  $('r-restarts').textContent = searched ? fmtInt(epochs.length) : '—';
+  $('r-restarts').title = epochs.map((e) => `epoch ${e.epoch} began at ${fmtMs(e.ms)}` +
+    (e.opening ? ' (the opening\'s clock)' : `: the epoch before last fell at ${fmtMs(e.endedLastFallMs)}`) +
+    (e.endedBestCost === null ? '' : `, its best ${fmtInt(e.endedBestCost)}`)).join('\n');
 
   const n = columns.strategy.length;
   const preview = [];

@@ -49,6 +49,21 @@ function css(el, name, fallback) {
   return v || fallback;
 }
 
+// One straight line in a colour, width, dash pattern and opacity (the
+// reference lines, the marks, the hover line), leaving the context as it was.
+function strokeLine(ctx, x0, y0, x1, y1, { color, width = 1, dash = [], alpha = 1 }) {
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.globalAlpha = alpha;
+  ctx.setLineDash(dash);
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1, y1);
+  ctx.stroke();
+  ctx.restore();
+}
+
 function upperBound(xs, x) {
   // index of the last point with xs[i] <= x, or -1
   let lo = 0;
@@ -139,10 +154,13 @@ export class StepChart extends CanvasChart {
    * series: [{ xs, ys, color: '--css-var', fill: bool, dash: [..], label, xEnd }]
    *   a step function: ys[i] holds on [xs[i], xs[i+1]), the last value until xEnd (or xMax).
    * refs:   [{ y, label, color }]  horizontal lines.
+   * marks:  [{ x, label, title }]  moments (such as the search's restarts): a
+   *   dotted vertical line each, its label at the top, its title in the read-out
+   *   when the pointer is near it.
    * yRange: [lo, hi] to show (values outside are clipped); default: all data.
    */
   update(data) {
-    this.data = Object.assign({ series: [], refs: [], xMin: 0, xMax: 1 }, data);
+    this.data = Object.assign({ series: [], refs: [], marks: [], xMin: 0, xMax: 1 }, data);
     if (data.ariaLabel) this.canvas.setAttribute('aria-label', data.ariaLabel);
     this.schedule();
   }
@@ -252,20 +270,14 @@ export class StepChart extends CanvasChart {
     ctx.clip();
     for (const s of this.data.series) this.drawStep(s, X, Y, xMin, xMax, left, pw, top + ph);
     ctx.restore();
+    this.drawMarks(X, xMin, xMax, top, ph, font);
 
     // Reference lines (drawn over the series, labelled at the right).
     ctx.font = `600 ${font}`;
     for (const r of this.data.refs) {
       const color = css(host, r.color, '#e11d48');
       const y = Math.round(Y(r.y)) + 0.5;
-      ctx.strokeStyle = color;
-      ctx.lineWidth = 1.5;
-      ctx.setLineDash([6, 4]);
-      ctx.beginPath();
-      ctx.moveTo(left, y);
-      ctx.lineTo(left + pw, y);
-      ctx.stroke();
-      ctx.setLineDash([]);
+      strokeLine(ctx, left, y, left + pw, y, { color, width: 1.5, dash: [6, 4] });
       if (r.label) {
         ctx.textAlign = 'right';
         ctx.textBaseline = 'bottom';
@@ -353,6 +365,23 @@ export class StepChart extends CanvasChart {
     }
   }
 
+  drawMarks(X, xMin, xMax, top, ph, font) {
+    const { ctx, host } = this;
+    const color = css(host, '--muted', '#6b7280');
+    ctx.font = font;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'bottom';
+    for (const m of this.data.marks) {
+      if (m.x < xMin || m.x > xMax) continue;
+      const x = Math.round(X(m.x)) + 0.5;
+      strokeLine(ctx, x, top, x, top + ph, { color, dash: [2, 3], alpha: 0.7 });
+      if (m.label) {
+        ctx.fillStyle = color;
+        ctx.fillText(m.label, x, top - 2);
+      }
+    }
+  }
+
   drawHover(X, Y, xMin, xMax, left, pw, top, ph, text) {
     const { ctx, host, readout } = this;
     if (this.hoverPx == null || this.hoverPx < left || this.hoverPx > left + pw) {
@@ -360,14 +389,8 @@ export class StepChart extends CanvasChart {
       return;
     }
     const x = xMin + ((this.hoverPx - left) / pw) * (xMax - xMin);
-    ctx.strokeStyle = text;
-    ctx.globalAlpha = 0.5;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    ctx.moveTo(Math.round(this.hoverPx) + 0.5, top);
-    ctx.lineTo(Math.round(this.hoverPx) + 0.5, top + ph);
-    ctx.stroke();
-    ctx.globalAlpha = 1;
+    const hx = Math.round(this.hoverPx) + 0.5;
+    strokeLine(ctx, hx, top, hx, top + ph, { color: text, alpha: 0.5 });
     const fx = this.opts.formatHoverX || this.opts.formatX || compact;
     const fy = this.opts.formatHoverY || compact;
     const rows = [`<div class="readout-x">${escapeHtml(fx(x))}</div>`];
@@ -381,6 +404,9 @@ export class StepChart extends CanvasChart {
       ctx.fill();
       rows.push(`<div><span class="swatch" style="background:${color}"></span>${escapeHtml(s.label || '')} ` +
         `<b>${escapeHtml(fy(s.ys[i], s, i))}</b></div>`);
+    }
+    for (const m of this.data.marks) {
+      if (m.title && Math.abs(X(m.x) - this.hoverPx) <= 4) rows.push(`<div class="readout-mark">${escapeHtml(m.title)}</div>`);
     }
     readout.innerHTML = rows.join('');
     readout.hidden = false;
@@ -597,14 +623,7 @@ export class CurveChart extends CanvasChart {
     if (this.data.ref) {
       const color = css(host, '--series-limit', '#e11d48');
       const x = Math.round(X(this.data.ref.x)) + 0.5;
-      ctx.strokeStyle = color;
-      ctx.lineWidth = 1.5;
-      ctx.setLineDash([6, 4]);
-      ctx.beginPath();
-      ctx.moveTo(x, top);
-      ctx.lineTo(x, top + ph);
-      ctx.stroke();
-      ctx.setLineDash([]);
+      strokeLine(ctx, x, top, x, top + ph, { color, width: 1.5, dash: [6, 4] });
       ctx.fillStyle = color;
       ctx.font = `600 ${font}`;
       ctx.textBaseline = 'bottom';

@@ -4,8 +4,8 @@
 //
 // Messages in:  {op:'init', threads} | {op:'load', id, file|url, name}
 //               | {op:'solution', id, file, name}   (evaluate a solution file)
-//               | {op:'solve', id, timeLimitMs, threads, seed, fromShown} | {op:'stop', id}
-//               | {op:'sweep', id, points, timeLimitMs, threads, seed}
+//               | {op:'solve', id, timeLimitMs, threads, seed, params, fromShown} | {op:'stop', id}
+//               | {op:'sweep', id, points, timeLimitMs, threads, seed, params}
 //               | {op:'plan', id, assignment, limit, lowerBound}   (show a sweep's point)
 // Messages out: {type:'ready'|'loading'|'loaded'|'details'|'progress'|'result'|'error'
 //               |'sweep-point'|'sweep-result', id, ...}
@@ -160,6 +160,7 @@ async function solve(m) {
       timeLimitMs: m.timeLimitMs,
       threads: m.threads,
       seed: m.seed,
+      params: m.params,
       start,
       signal: controller.signal,
       sliceMs: SLICE_MS,
@@ -174,7 +175,7 @@ async function solve(m) {
   if (result.hasSolution && p === problem) shown = Int32Array.from(result.assignment);
   await publish(p, detailsOfProblem, result, {
     id: m.id, stopped: run.userStopped, startedFromShown: !!start,
-    options: { timeLimitMs: m.timeLimitMs, threads: m.threads, seed: m.seed },
+    options: { timeLimitMs: m.timeLimitMs, threads: m.threads, seed: m.seed, params: m.params },
   });
 }
 
@@ -196,6 +197,7 @@ async function sweep(m) {
       timeLimitMs: m.timeLimitMs,
       threads: m.threads,
       seed: m.seed,
+      params: m.params,
       signal: controller.signal,
       sliceMs: SLICE_MS,
       onPoint: (point) => post({ type: 'sweep-point', id: m.id, point: strip(point) }),
@@ -205,7 +207,7 @@ async function sweep(m) {
   }
   if (p !== problem) return;
   post({ type: 'sweep-result', id: m.id, stopped: run.userStopped, sweep: r,
-    options: { points: m.points, timeLimitMs: m.timeLimitMs, threads: m.threads, seed: m.seed } });
+    options: { points: m.points, timeLimitMs: m.timeLimitMs, threads: m.threads, seed: m.seed, params: m.params } });
 }
 
 // A sweep point's plan in the result views: the package's exact evaluation,

@@ -123,6 +123,13 @@ describe('web page', { skip: browserSkip }, () => {
   }
   const digits = (s) => s.replace(/[^\d]/g, '');
 
+  // Loads G through the file input under `name` and waits for its node table.
+  async function loadG(page, name = 'asplos-2025-iopddl-G.json.gz', mimeType = 'application/gzip') {
+    await page.setInputFiles('#file-input', { name, mimeType, buffer: readFileSync(instanceGPath) });
+    await page.waitForSelector('#summary:not([hidden])');
+    await page.waitForFunction(() => /Node details for the table read/.test(document.querySelector('#s-load').textContent));
+  }
+
   async function solve(page, seconds) {
     await page.fill('#time-limit', String(seconds));
     await page.click('#solve-button');
@@ -310,13 +317,54 @@ describe('web page', { skip: browserSkip }, () => {
     await close();
   });
 
+  test('search parameters reach the core; its restarts show on the chart and in the result; bad ones are named', { timeout: 60_000 }, async () => {
+    const { page, errors, close } = await open();
+    await loadG(page);
+
+    // The form is checked in the page; names and ranges by the core.
+    await page.fill('#params', 'restarts');
+    await solve(page, 2);
+    assert.match(await text(page, '#form-error'), /search parameter “restarts”: write name=value/);
+    assert.equal(await page.getAttribute('#params', 'aria-invalid'), 'true');
+    await page.fill('#params', 'restarts=yes');
+    await solve(page, 2);
+    assert.match(await text(page, '#form-error'), /search parameter restarts: “yes” is not a number/);
+    await page.fill('#params', 'no_such_param=1');
+    await solve(page, 2);
+    await page.waitForFunction(() => /unknown parameter 'no_such_param'/.test(document.querySelector('#form-error').textContent));
+    await page.fill('#params', 'rule_decay=3');
+    await solve(page, 2);
+    await page.waitForFunction(() => /rule_decay = 3 is out of its range/.test(document.querySelector('#form-error').textContent));
+
+    // No proof search and a 0.2 s stall: G's search restarts within the
+    // 2 s, as in the package's test of the same parameters.
+    await page.fill('#threads', '1');
+    await page.fill('#params', 'proof_max_strategies=0, restart_stall_factor=0 restart_min_stall=0.2');
+    await solve(page, 2);
+    await page.waitForSelector('#result-card:not([hidden])', { timeout: 30_000 });
+    assert.equal(await page.getAttribute('#params', 'aria-invalid'), 'false');
+    const restarts = Number(digits(await text(page, '#r-restarts')));
+    assert.ok(restarts >= 1, `${restarts} restarts`);
+    assert.match(await page.getAttribute('#r-restarts', 'title'), /^epoch 1 began at [\d.]+ m?s/);
+    const label = await page.getAttribute('#cost-chart canvas', 'aria-label');
+    assert.match(label, new RegExp(`the search restarted ${restarts} times?, at `));
+    await shot(page, 'web-restarts.png');
+
+    // Without parameters, the defaults: G proven, no restart.
+    await page.fill('#params', '');
+    await solve(page, 60);
+    await page.waitForSelector('#result-card:not([hidden])', { timeout: 30_000 });
+    assert.match(await text(page, '#result-badges'), /Proven optimal/);
+    assert.equal(await text(page, '#r-restarts'), '0');
+    assert.equal(await page.getAttribute('#cost-chart canvas', 'aria-label'), 'Best cost over time');
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   test('memory vs cost: a sweep on G draws its points; a point clicked shows its plan; all points download', { timeout: 60_000 }, async () => {
     const { page, errors, close } = await open();
-    await page.setInputFiles('#file-input', {
-      name: 'asplos-2025-iopddl-G.json.gz', mimeType: 'application/gzip', buffer: readFileSync(instanceGPath),
-    });
+    await loadG(page);
     await page.waitForSelector('#sweep-card:not([hidden])');
-    await page.waitForFunction(() => /Node details for the table read/.test(document.querySelector('#s-load').textContent));
     assert.equal(await page.locator('#sweep-points').inputValue(), '9');
     await page.fill('#time-limit', '3');
     await page.fill('#sweep-points', '5');
@@ -580,6 +628,8 @@ describe('web page', { skip: browserSkip }, () => {
     assert.equal(await page.evaluate(() => document.activeElement.id), 'threads');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'seed');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'params');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'solve-button');
     await page.keyboard.press('Enter');
