@@ -854,7 +854,7 @@ function renderResult() {
   const epochs = searched ? r.stats.epochs : [];
   $('r-restarts').textContent = searched ? fmtInt(epochs.length) : '—';
   $('r-restarts').title = epochs.map((e) => `epoch ${e.epoch} began at ${fmtMs(e.ms)}` +
-    (e.opening ? ' (the opening\'s clock)' : `: the epoch before last fell at ${fmtMs(e.endedLastFallMs)}`) +
+    (e.opening ? ' (the opening\'s clock)' : `: epoch ${e.epoch - 1} last fell at ${fmtMs(e.endedLastFallMs)}`) +
     (e.endedBestCost === null ? '' : `, its best ${fmtInt(e.endedBestCost)}`)).join('\n');
 
   const n = columns.strategy.length;
