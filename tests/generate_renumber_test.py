@@ -15,9 +15,9 @@ import tempfile
 from collections import Counter
 
 
-def load(path):
+def read_json(path):
     with open(path) as f:
-        return json.load(f)["problem"]
+        return json.load(f)
 
 
 def edge_key(ends, matrix, n_from, n_to):
@@ -46,8 +46,8 @@ def main():
             subprocess.run([generate, "--nodes", "80", "--seed", "3", *extra, path], check=True, capture_output=True)
         with open(b_path, "rb") as f, open(c_path, "rb") as g:
             assert f.read() == g.read(), "the same arguments gave different bytes"
-        a, b = load(a_path), load(b_path)
-        perm = load_perm(b_path + ".perm")
+        a, b = read_json(a_path)["problem"], read_json(b_path)["problem"]
+        perm = read_json(b_path + ".perm")
         n = len(a["nodes"]["costs"])
         assert sorted(perm) == list(range(n)), "the .perm file is not a permutation"
         assert perm != list(range(n)), "--renumber left the numbering as it was"
@@ -79,11 +79,6 @@ def main():
         bad = subprocess.run([generate, "--renumber", "2", "-"], capture_output=True, text=True)
         assert bad.returncode == 2 and "--renumber" in bad.stderr, bad.stderr
     print("generate --renumber: ok")
-
-
-def load_perm(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 if __name__ == "__main__":
