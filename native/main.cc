@@ -185,6 +185,9 @@ int main(int argc, char** argv) {
                       percent(pr.best_cost - pr.lower_bound, pr.best_cost).c_str());
         std::printf("\n");
         std::fflush(stdout);
+      } else if (pr.event == ProgressEvent::kRestart) {
+        std::printf("# %.3f s restart: epoch %d\n", pr.elapsed_seconds + load_s, pr.epoch);
+        std::fflush(stdout);
       } else if (pr.event == ProgressEvent::kStart && pr.has_lower_bound) {
         std::printf("# %.3f s bound %s\n", pr.elapsed_seconds + load_s, to_string(pr.lower_bound).c_str());
         std::fflush(stdout);

@@ -13,6 +13,12 @@ Progress SearchContext::progress(ProgressEvent event) const {
   pr.has_lower_bound = has_lower_bound;
   pr.lower_bound = lower_bound;
   pr.iterations = counters[int(Counter::rounds)].load();
+  {
+    // progress_mu before epoch_mu_: nothing that holds epoch_mu_ reports.
+    std::lock_guard<std::mutex> lock(epoch_mu_);
+    pr.epoch = epoch.load();
+    pr.epoch_began_seconds = epoch_starts_.empty() ? 0.0 : epoch_starts_.back().seconds;
+  }
   pr.event = event;
   return pr;
 }

@@ -137,7 +137,7 @@ struct SearchContext {
 
  private:
   Progress progress(ProgressEvent event) const;
-  std::mutex epoch_mu_;
+  mutable std::mutex epoch_mu_;
   std::atomic<int> credited_epoch_{0};
   std::vector<int32_t> epoch_best_;
   double epoch_best_cost_ = kNoCost;

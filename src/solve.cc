@@ -20,6 +20,7 @@ const char* event_name(ProgressEvent e) {
     case ProgressEvent::kBound: return "bound";
     case ProgressEvent::kHeartbeat: return "heartbeat";
     case ProgressEvent::kDone: return "done";
+    case ProgressEvent::kRestart: return "restart";
   }
   return "";
 }

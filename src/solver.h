@@ -19,9 +19,10 @@
 
 namespace iopddl {
 
-// Why a progress snapshot was taken.
-enum class ProgressEvent { kStart, kImproved, kBound, kHeartbeat, kDone };
-// "start", "improved", "bound", "heartbeat", "done": the package's names.
+// Why a progress snapshot was taken. kRestart: the search has just started a
+// new epoch (a restart after a stall, or the opening's next probe).
+enum class ProgressEvent { kStart, kImproved, kBound, kHeartbeat, kDone, kRestart };
+// "start", "improved", "bound", "heartbeat", "done", "restart": the package's names.
 const char* event_name(ProgressEvent e);
 
 // A snapshot of the search, handed to the progress callback.
@@ -33,6 +34,11 @@ struct Progress {
   bool has_lower_bound = false;
   Int128 lower_bound = 0;      // proven: no assignment within the limit costs less
   int64_t iterations = 0;
+  // The search's epoch: 0 until its first restart, one more at each (every
+  // snapshot carries it, so a client that polls the latest snapshot and
+  // misses a kRestart still sees the epoch change), and when it began.
+  int epoch = 0;
+  double epoch_began_seconds = 0;
   ProgressEvent event = ProgressEvent::kStart;
 };
 

@@ -169,8 +169,10 @@ class Worker {
   // the clock). Otherwise adopt the epoch's best when another thread is ahead.
   void end_of_round() {
     SearchContext* ctx = t_.ctx;
-    if (!t_.counted() && t_.prm.restarts && ctx->next_epoch_due())
+    if (!t_.counted() && t_.prm.restarts && ctx->next_epoch_due()) {
       ++at(t_.counts, Mechanism::kRestart).tried;
+      ctx->report(ProgressEvent::kRestart);
+    }
     ctx->add_counts(&t_.counts);
     if (ctx->epoch.load() != t_.epoch) {
       restart();

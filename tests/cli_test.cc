@@ -201,6 +201,30 @@ TEST_F(Cli, StatsPrintsEveryMechanism) {
   EXPECT_GT(tried, 0);
 }
 
+// Each restart has its progress line as it happens, one per row of --stats'
+// epoch table, numbered from 1.
+TEST_F(Cli, RestartsHaveTheirProgressLines) {
+  Outcome r = run({"--stats", "--threads", "1", "--set", "proof_max_strategies=0", "--set", "restart_stall_factor=0",
+                   "--set", "restart_min_stall=0.2", kG, "2"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  expect_contest_output(r);
+  int lines = 0, rows = 0;
+  bool in_table = false;
+  for (const std::string& line : r.out_lines()) {
+    double t = -1;
+    int epoch = -1;
+    if (std::sscanf(line.c_str(), "# %lf s restart: epoch %d", &t, &epoch) == 2) {
+      EXPECT_EQ(epoch, ++lines) << line;
+      EXPECT_GT(t, 0) << line;
+    }
+    if (line.rfind("# epoch ", 0) == 0) in_table = true;
+    else if (in_table && std::sscanf(line.c_str(), "# %d ", &epoch) == 1) ++rows;
+    else in_table = false;
+  }
+  EXPECT_GE(lines, 1) << r.out;
+  EXPECT_EQ(lines, rows) << r.out;
+}
+
 // --list-params prints every parameter of src/params.h with its default.
 TEST_F(Cli, ListParamsPrintsTheTable) {
   Outcome r = run({"--list-params"});

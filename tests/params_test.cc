@@ -285,6 +285,47 @@ TEST(Restarts, RestartAfterAStallAndKeepTheBest) {
   EXPECT_EQ(r.stats.mechanisms[int(Mechanism::kRestart)].tried, 0);
 }
 
+// Each restart is reported as it happens (ProgressEvent::kRestart), and every
+// snapshot carries the epoch and when it began, so a client that only reads
+// the latest snapshot (the package's threaded back end) still sees them.
+TEST(Restarts, ReportedAsTheyHappen) {
+  Problem p = load("asplos-2025-iopddl-G.json.gz");
+  SolveOptions o;
+  o.time_limit_seconds = 1.5;
+  o.threads = 1;
+  ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);
+  ASSERT_TRUE(set_param(&o.params, "restart_stall_factor", 0).ok);
+  ASSERT_TRUE(set_param(&o.params, "restart_min_stall", 0.2).ok);
+  std::vector<Progress> seen;
+  o.on_progress = [&](const Progress& pr) { seen.push_back(pr); };
+  const SolveResult r = solve(p, o);
+  ASSERT_TRUE(r.feasible);
+  const std::vector<EpochStart>& epochs = r.stats.epochs;
+  ASSERT_GE(epochs.size(), 1u);
+  ASSERT_FALSE(seen.empty());
+  std::vector<const Progress*> restarts;
+  int epoch = 0;
+  for (const Progress& pr : seen) {
+    EXPECT_GE(pr.epoch, epoch) << "the epoch never goes back";
+    epoch = pr.epoch;
+    if (pr.event == ProgressEvent::kRestart) restarts.push_back(&pr);
+    if (pr.epoch > 0) {
+      ASSERT_LE(size_t(pr.epoch), epochs.size());
+      EXPECT_EQ(pr.epoch_began_seconds, epochs[pr.epoch - 1].seconds) << "epoch " << pr.epoch;
+    } else {
+      EXPECT_EQ(pr.epoch_began_seconds, 0.0);
+    }
+  }
+  EXPECT_EQ(seen.back().event, ProgressEvent::kDone);
+  EXPECT_EQ(size_t(seen.back().epoch), epochs.size());
+  ASSERT_EQ(restarts.size(), epochs.size());
+  for (size_t k = 0; k < restarts.size(); ++k) {
+    EXPECT_EQ(restarts[k]->epoch, int(k + 1));
+    EXPECT_GE(restarts[k]->elapsed_seconds, epochs[k].seconds);
+  }
+  EXPECT_STREQ(event_name(ProgressEvent::kRestart), "restart");
+}
+
 // A session run to the end is solve(): the same answer under a round budget,
 // even after slices of no time (each still runs a round: below).
 TEST(SolveSession, RunToTheEndIsSolve) {

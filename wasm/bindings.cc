@@ -199,6 +199,7 @@ std::string progress_json(const Progress& pr, uint64_t seq) {
   if (pr.has_solution) j.big("cost", pr.best_cost); else j.null("cost");
   if (pr.has_lower_bound) j.big("lowerBound", pr.lower_bound); else j.null("lowerBound");
   j.i64("iterations", pr.iterations);
+  j.i64("epoch", pr.epoch).num("epochBegan", pr.epoch_began_seconds);
   return j.done();
 }
 

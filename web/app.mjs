@@ -431,6 +431,7 @@ function startSolve() {
   state.solving = {
     id, t0: performance.now(), timeLimitMs: c.timeLimitMs,
     cost: { xs: [], ys: [] }, bound: { xs: [], ys: [] }, last: null, stopping: false,
+    restarts: [], liveEpoch: 0,
   };
   resetSolvePanel();
   setSolvingUi(true);
@@ -497,6 +498,12 @@ function onProgress(p) {
     const y = Number(p.lowerBound);
     const ys = s.bound.ys;
     if (!ys.length || ys[ys.length - 1] !== y) { s.bound.xs.push(t); ys.push(y); }
+  }
+  // A restart shows as it happens (every report carries the epoch, so one
+  // missed between two reports still does); the result's list replaces these.
+  if (p.epoch > s.liveEpoch) {
+    s.liveEpoch = p.epoch;
+    s.restarts.push({ x: p.epochStartMs / 1000, label: '↺', title: `restart: epoch ${p.epoch} began` });
   }
   showLive(p.cost, p.feasible, p.hasSolution, p.lowerBound, p.gap);
 }

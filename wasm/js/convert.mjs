@@ -206,6 +206,8 @@ export function convertProgress(p, offsetMs) {
     lowerBound,
     gap: p.feasible ? gapOf(cost, lowerBound) : null,
     iterations: p.iterations,
+    epoch: p.epoch,
+    epochStartMs: p.epochBegan * 1000 + (offsetMs || 0),
   };
 }
 

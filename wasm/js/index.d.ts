@@ -122,7 +122,7 @@ export interface Evaluation {
 }
 
 export interface Progress {
-  /** 'start', 'improved', 'bound', 'heartbeat' or 'done'. */
+  /** 'start', 'improved', 'bound', 'heartbeat', 'restart' (a new epoch began) or 'done'. */
   event: string;
   elapsedMs: number;
   hasSolution: boolean;
@@ -134,6 +134,14 @@ export interface Progress {
   /** (cost - lowerBound) / cost for a feasible answer. */
   gap: number | null;
   iterations: number;
+  /**
+   * The search's epoch: 0 until its first restart, one more at each (a search
+   * whose best has stalled starts afresh, keeping every answer found). Every
+   * event carries it, so a restart between two reports still shows.
+   */
+  epoch: number;
+  /** When the current epoch began (0 for the first), on elapsedMs' clock. */
+  epochStartMs: number;
 }
 
 /** A name not listed here rejects with a TypeError that names it. */

@@ -115,11 +115,27 @@ describe('contest example', () => {
   // search to end the solve), G restarts several times in 1.5 s.
   test('restarts in the statistics', async () => {
     const p = await solver.load(readFileSync(instanceGPath));
+    const seen = [];
     const r = await p.solve({
       threads: 1, seed: 1, timeLimitMs: 1500,
       params: { proof_max_strategies: 0, restart_stall_factor: 0, restart_min_stall: 0.2 },
+      onProgress: (x) => seen.push(x),
     });
     const e = r.stats.epochs;
+    // Progress carries the epoch and when it began; a report may be skipped
+    // between two reads of the module, but never goes back, and the last one
+    // has the final epoch.
+    assert.ok(seen.length > 0);
+    let last = 0;
+    for (const x of seen) {
+      assert.equal(typeof x.epoch, 'number');
+      assert.ok(x.epoch >= last, `epoch ${x.epoch} after ${last}`);
+      last = x.epoch;
+      if (x.epoch === 0) assert.equal(x.epochStartMs, 0);
+      else assert.ok(Math.abs(x.epochStartMs - e[x.epoch - 1].ms) < 0.01, `${x.epochStartMs} vs ${e[x.epoch - 1].ms}`);
+      if (x.event === 'restart') assert.ok(x.epoch >= 1);
+    }
+    assert.equal(last, e.length);
     assert.ok(e.length >= 1, `${e.length} restarts`);
     e.forEach((x, k) => {
       assert.equal(x.epoch, k + 1);

@@ -317,7 +317,7 @@ describe('web page', { skip: browserSkip }, () => {
     await close();
   });
 
-  test('search parameters reach the core; its restarts show on the chart and in the result; bad ones are named', { timeout: 60_000 }, async () => {
+  test('search parameters reach the core; its restarts show on the chart as they happen and in the result; bad ones are named', { timeout: 60_000 }, async () => {
     const { page, errors, close } = await open();
     await loadG(page);
 
@@ -341,6 +341,9 @@ describe('web page', { skip: browserSkip }, () => {
     await page.fill('#threads', '1');
     await page.fill('#params', 'proof_max_strategies=0, restart_stall_factor=0 restart_min_stall=0.2');
     await solve(page, 2);
+    // A restart is on the chart while the search still runs.
+    await page.waitForFunction(() => /restarted/.test(document.querySelector('#cost-chart canvas').getAttribute('aria-label'))
+      && document.querySelector('#result-card').hidden, null, { timeout: 30_000 });
     await page.waitForSelector('#result-card:not([hidden])', { timeout: 30_000 });
     assert.equal(await page.getAttribute('#params', 'aria-invalid'), 'false');
     const restarts = Number(digits(await text(page, '#r-restarts')));
