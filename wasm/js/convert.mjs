@@ -207,7 +207,7 @@ export function convertProgress(p, offsetMs) {
     gap: p.feasible ? gapOf(cost, lowerBound) : null,
     iterations: p.iterations,
     epoch: p.epoch,
-    epochStartMs: p.epochBegan * 1000 + (offsetMs || 0),
+    epochStartMs: p.epoch > 0 ? p.epochBegan * 1000 + (offsetMs || 0) : 0,
   };
 }
 
