@@ -503,9 +503,19 @@ function onProgress(p) {
   // missed between two reports still does); the result's list replaces these.
   if (p.epoch > s.liveEpoch) {
     s.liveEpoch = p.epoch;
-    s.restarts.push({ x: p.epochStartMs / 1000, label: '↺', title: `restart: epoch ${p.epoch} began` });
+    s.restarts.push(restartMark(p.epochStartMs, p.epoch, null));
   }
   showLive(p.cost, p.feasible, p.hasSolution, p.lowerBound, p.gap);
+}
+
+// A restart as a mark on the cost chart: when epoch `epoch` began, and, once
+// the solve's record has it, the best of the epoch it ended.
+function restartMark(ms, epoch, endedBestCost) {
+  return {
+    x: ms / 1000,
+    label: '↺',
+    title: `restart: epoch ${epoch} began` + (endedBestCost === null ? '' : `; the one before had ${fmtInt(endedBestCost)}`),
+  };
 }
 
 function showLive(cost, feasible, hasSolution, bound, gap) {
@@ -567,8 +577,8 @@ function drawCostChart(now, xMax) {
       { xs: s.cost.xs, ys: s.cost.ys, color: '--series-cost', label: 'best cost', xEnd: now, dot: true },
     ],
     refs: [],
-    marks: s.restarts || [],
-    ariaLabel: s.restarts && s.restarts.length
+    marks: s.restarts,
+    ariaLabel: s.restarts.length
       ? `Best cost over time; the search restarted ${s.restarts.length} time${s.restarts.length > 1 ? 's' : ''}, at ${s.restarts.map((m) => fmtMs(m.x * 1000)).join(', ')}`
       : 'Best cost over time',
   });
@@ -590,12 +600,7 @@ function onResult(m) {
     s.bound.ys.push(Number(r.lowerBound));
   }
   // Each restart (a new epoch, every thread afresh) as a mark on the chart.
-  s.restarts = r.stats.epochs.map((e) => ({
-    x: e.ms / 1000,
-    label: '↺',
-    title: `restart: epoch ${e.epoch} began` +
-      (e.endedBestCost === null ? '' : `; the one before had ${fmtInt(e.endedBestCost)}`),
-  }));
+  s.restarts = r.stats.epochs.map((e) => restartMark(e.ms, e.epoch, e.endedBestCost));
   state.solving = s;  // for drawCostChart
   drawCostChart(elapsed, elapsed);
   state.solving = null;
