@@ -358,13 +358,14 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
                                  const std::function<void(const std::vector<int32_t>&, double)>& improved) {
   static constexpr Mechanism kKind[kKinds] = {Mechanism::kConnectedWindow, Mechanism::kTimeWindow,
                                               Mechanism::kEjection, Mechanism::kTradeWindow,
-                                              Mechanism::kRepairWindow};
+                                              Mechanism::kRepairWindow, Mechanism::kPartWindow};
   static const std::vector<double> kNoFloor(kKinds, 0.0);
   // Where memory does not bind, only the connected windows can gain.
   const int on = m_->params.move_kinds;
   std::vector<char> available = {char(on & 1), char(memory_binds && (on & 2)), char(memory_binds && (on & 4)),
                                  char(memory_binds && !weight.empty() && (on & 8)),
-                                 char(memory_binds && !weight.empty() && (on & 16))};
+                                 char(memory_binds && !weight.empty() && (on & 16)),
+                                 char(memory_binds && partner && partner->size() == size_t(m_->n) && (on & 32))};
   if (std::find(available.begin(), available.end(), 1) == available.end()) available[0] = 1;
   const auto clock = [&] { return seconds ? (*seconds)() : double(moves_); };
   int64_t moves = 0;
@@ -378,6 +379,7 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
     const bool tried = kind == 2   ? ejection(rng, stop)
                        : kind == 3 ? trade_window(weight, rng, stop, &complete)
                        : kind == 4 ? repair_window(weight, rng, stop, &complete)
+                       : kind == 5 ? part_window(rng, stop, &complete)
                                    : window_move(kind, weight, rng, stop, &complete);
     ++moves_;
     if (!complete) break;

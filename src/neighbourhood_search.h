@@ -19,7 +19,10 @@
 //    and priced, its answer let over the limit and the overflow repaired
 //    as an ejection's is, anywhere: a change that needs memory at the peak
 //    (a hub and the nodes that follow it) paid for by the cheapest memory
-//    freed elsewhere, which no window that must fit by itself can make.
+//    freed elsewhere, which no window that must fit by itself can make;
+//  - part windows (part_window.cc): a connected part where the rounding's
+//    latest answer differs from the best, re-solved under a price per time
+//    segment moved by subgradient steps, each answer's overflow repaired.
 // Every move is polished by local search around what changed and kept only if
 // the assignment fits and is cheaper; otherwise it is undone exactly.
 #pragma once
@@ -48,6 +51,9 @@ class NeighbourhoodSearch {
   // A restarted search learns afresh which kinds of move pay.
   void restart_kinds() { kinds_.init(kKinds, m_->params, 0); }
   bool ready() const { return ready_; }
+  // The thread's rounding's latest answer, when it has one: the part
+  // windows' source (read during run()).
+  const std::vector<int32_t>* partner = nullptr;
   // Where the kinds of move are counted, when set.
   MechanismCounts* counts = nullptr;
   // Tries moves while `more()` is true and `stop()` is false, with the memory
@@ -78,7 +84,7 @@ class NeighbourhoodSearch {
   YieldScheduler kinds_;           // the kinds of move (kKinds)
   int64_t moves_ = 0;              // every move tried, all runs: the clock under a round budget
 
-  static constexpr int kKinds = 5;  // connected window, time window, ejection, trade window, repair window
+  static constexpr int kKinds = 6;  // connected window, time window, ejection, trade window, repair window, part window
   std::vector<int32_t> trade_best_;  // the trade window's cheapest answer that fits (its nodes' entries)
   void connected_window(Rng* rng, int size, const std::vector<double>* priced = nullptr);
   bool priced_connected_window(const std::vector<double>& weight, Rng* rng);
@@ -96,6 +102,15 @@ class NeighbourhoodSearch {
   bool ejection(Rng* rng, const std::function<bool()>& stop);
   bool repair_window(const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,
                      bool* complete);
+  // part_window.cc
+  bool part_window(Rng* rng, const std::function<bool()>& stop, bool* complete);
+  void part_of_difference(Rng* rng);
+  double segment_prices();
+  void window_profile();
+  int seg_lo_ = 0, seg_hi_ = 0;                 // the window's span of segments
+  std::vector<double> lambda_, gradient_, lambda_sum_;
+  std::vector<int64_t> rest_usage_, window_usage_;
+  std::vector<std::pair<int, int>> part_best_;  // (node, strategy) of the cheapest answer that fits
   // Repairs cur_ when it is over the limit, then polishes around what moved.
   void repair_and_descend(Rng* rng, const std::function<bool()>& stop);
   bool window_move(int kind, const std::vector<double>& weight, Rng* rng, const std::function<bool()>& stop,

@@ -111,8 +111,11 @@ namespace iopddl {
     "share of connected windows first solved with each node capped at the whole slack over its interval (kept only if the answer fits; else the slack is shared)") \
   X(window_price_tries, int, 3, 1, 100,                                                                         \
     "a priced time window whose answer does not fit is solved again with doubled prices, up to this many times in all") \
-  X(move_kinds, int, 31, 1, 31,                                                                                  \
-    "the neighbourhood's kinds of move, a sum of: 1 connected windows, 2 time windows, 4 ejections, 8 trade windows, 16 repair windows (to compare)") \
+  X(move_kinds, int, 63, 1, 63,                                                                                  \
+    "the neighbourhood's kinds of move, a sum of: 1 connected windows, 2 time windows, 4 ejections, 8 trade windows, 16 repair windows, 32 part windows (to compare)") \
+  X(part_window_solves, int, 30, 1, 1000,                                                                        \
+    "a part window is solved this many times, its prices per time segment moved by a subgradient step after each") \
+  X(part_window_max, int, 4096, 16, 1000000, "a part window's most nodes (a larger part: a connected piece of it)") \
   X(trade_window_tries, int, 4, 1, 100,                                                                          \
     "a trade window is solved this many times, its prices' scale halved after an answer that fits, doubled after one that does not") \
   /* elimination (elimination.cc) */                                                                            \

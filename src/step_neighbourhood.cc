@@ -27,6 +27,7 @@ class NeighbourhoodStep : public SearchStep {
       lns_.reset(t.best);
       t.best_moved = false;
     }
+    lns_.partner = t.partner.empty() ? nullptr : &t.partner;
     int64_t budget = t.prm.lns_round_moves;
     const std::function<bool()> go = [&] { return t.counted() ? budget-- > 0 : more(); };
     const std::function<double()> seconds = [&] { return t.ctx->elapsed() - t0_; };

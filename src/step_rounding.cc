@@ -62,6 +62,7 @@ class RoundingStep : public SearchStep {
     // found, and the move between basins is often a few whole parts of
     // their difference.
     t.cross_answer_with_best(rounded_);
+    t.partner = rounded_;
     if (t.prm.rounding_refresh > 0 && !t.counted()) refresh_if_stalled(t);
     if (++calls_ % t.prm.rounding_bound_every == 0) {
       double mag = 0;

@@ -51,6 +51,9 @@ struct ThreadState {
   bool best_moved = false;          // best changed outside the neighbourhood search
   PartCrossover cross;               // cross_with_best's, and its output
   std::vector<int32_t> crossed;
+  // The rounding's latest raw answer (empty until one): the part windows
+  // re-solve the parts where it differs from the best.
+  std::vector<int32_t> partner;
   // The roles this thread took (a rounding, the proof search's tree). With
   // more than one thread a thread takes at most one: each is given most of
   // its thread's time by its floor, and two floors on one thread squeeze

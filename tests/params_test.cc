@@ -172,14 +172,16 @@ TEST(Params, CrossoverRepeatCrossesAgainAfterAnImprovement) {
 }
 
 // rule_credit_crossover: an elimination rule whose answer improves the best
-// only through its crossover is rewarded too, so the rules' draws change; with
-// the eliminations' crossover off it has nothing to act on and changes none.
+// only through its crossover is rewarded too, so the rules' draws change (on
+// some seed: on one, the crossover may never pay within the budget); with the
+// eliminations' crossover off it has nothing to act on and changes none.
 TEST(Params, RuleCreditCrossoverRewardsTheRulesWhoseAnswersCrossWell) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");
   SolveOptions o = rounds(100);
   ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
-  const auto draws = [&](int credit, int crossover) {
+  const auto draws = [&](int credit, int crossover, uint64_t seed) {
     SolveOptions q = o;
+    q.seed = seed;
     EXPECT_TRUE(set_param(&q.params, "rule_credit_crossover", credit).ok);
     EXPECT_TRUE(set_param(&q.params, "elimination_crossover", crossover).ok);
     const SolveResult r = solve(p, q);
@@ -188,8 +190,12 @@ TEST(Params, RuleCreditCrossoverRewardsTheRulesWhoseAnswersCrossWell) {
     for (Mechanism k : kEliminationRules) d.push_back(tried(r, k));
     return d;
   };
-  EXPECT_NE(draws(1, 1), draws(0, 1));
-  EXPECT_EQ(draws(1, 0), draws(0, 0));
+  int changed = 0;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    changed += draws(1, 1, seed) != draws(0, 1, seed);
+    EXPECT_EQ(draws(1, 0, seed), draws(0, 0, seed)) << "seed " << seed;
+  }
+  EXPECT_GT(changed, 0);
 }
 
 // A warm start is validated, and nothing reported is worse than it.

@@ -511,7 +511,7 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswers) {
 // all-zero answer of `p` (`start_cost` if none), with `tune` applied to the
 // parameters; every answer it reports must fit.
 static double neighbourhood_best(const Problem& p, const std::function<void(Params*)>& tune, const std::vector<double>& weight,
-                                 bool memory_binds, double start_cost) {
+                                 bool memory_binds, double start_cost, const std::vector<int32_t>* partner = nullptr) {
   SearchModel m;
   m.build(p);
   tune(&m.params);
@@ -523,6 +523,7 @@ static double neighbourhood_best(const Problem& p, const std::function<void(Para
   NeighbourhoodSearch lns;
   lns.init(m, &elim, &ls);
   lns.reset(std::vector<int32_t>(m.n, 0));
+  lns.partner = partner;
   Rng rng(1);
   double best = start_cost;
   int moves = 50;
@@ -664,6 +665,23 @@ TEST(NeighbourhoodSearch, RepairWindowsTakeAHubsLeavesWithIt) {
                                            },
                                            std::vector<double>(7, 1.0), true, 100);
     EXPECT_EQ(best, leaves ? 6 : 100) << "window_leaves " << leaves;
+  }
+}
+
+// The same star, and a rounding's answer with the hub and its leaves at 1.
+// A part window re-solves the part where it differs from the best (the hub
+// and its leaves, c not among them) with c held fixed: unpriced, all six
+// take 1 (5), 10 units over the limit, and the repair frees them at c: 100
+// -> 6. Without a rounding's answer, or with one equal to the best, there is
+// no part and no move.
+TEST(NeighbourhoodSearch, PartWindowsResolveWhereARoundingDiffers) {
+  Problem p;
+  ASSERT_TRUE(load_problem_from_buffer(star_problem(true), "star.json", &p).ok);
+  const std::vector<int32_t> same(7, 0), hub_and_leaves = {1, 1, 1, 1, 1, 1, 0};
+  const std::vector<const std::vector<int32_t>*> partners = {nullptr, &same, &hub_and_leaves};
+  for (const std::vector<int32_t>* partner : partners) {
+    const double best = neighbourhood_best(p, [&](Params* prm) { prm->move_kinds = 32; }, {}, true, 100, partner);
+    EXPECT_EQ(best, partner == &hub_and_leaves ? 6 : 100) << (partner ? "partner given" : "no partner");
   }
 }
 

@@ -226,6 +226,7 @@ export type MechanismName =
   | 'ejection'
   | 'tradeWindow'
   | 'repairWindow'
+  | 'partWindow'
   | 'partCrossover'
   | 'epochCrossover'
   | 'merge'
