@@ -105,8 +105,8 @@ class NeighbourhoodSearch {
   // part_window.cc
   bool part_window(Rng* rng, const std::function<bool()>& stop, bool* complete);
   void part_of_difference(Rng* rng);
-  double segment_prices();
-  void window_profile();
+  void segment_prices();  // scaled_ on the window's nodes from lambda_
+  void window_profile();  // window_usage_ from cur_
   int seg_lo_ = 0, seg_hi_ = 0;                 // the window's span of segments
   std::vector<double> lambda_, gradient_, lambda_sum_;
   std::vector<int64_t> rest_usage_, window_usage_;

@@ -65,17 +65,13 @@ void NeighbourhoodSearch::window_profile() {
 }
 
 // The window's node prices from lambda_: each node pays the sum over its segments.
-double NeighbourhoodSearch::segment_prices() {
+void NeighbourhoodSearch::segment_prices() {
   const SearchModel& m = *m_;
   const int span = seg_hi_ - seg_lo_;
   lambda_sum_.assign(size_t(span) + 1, 0.0);
   for (int s = 0; s < span; ++s) lambda_sum_[s + 1] = lambda_sum_[s] + lambda_[s];
-  double most = 0;
-  for (int x : window_) {
+  for (int x : window_)
     scaled_[x] = m.has_interval(x) ? lambda_sum_[m.p->seg_hi[x] - seg_lo_] - lambda_sum_[m.p->seg_lo[x] - seg_lo_] : 0.0;
-    most = std::max(most, scaled_[x]);
-  }
-  return most;
 }
 
 bool NeighbourhoodSearch::part_window(Rng* rng, const std::function<bool()>& stop, bool* complete) {
