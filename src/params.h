@@ -89,8 +89,8 @@ namespace iopddl {
     "a rounding's least share of the thread that holds it (half that with one thread), a role: whole, or whole while its messages settle (schedule_role_warmup) and then as far as its yield earns it (rounding_role_earned)") \
   X(rounding_role_earned, int, 1, 0, 2,                                                                          \
     "a rounding's role is held as far as its yield earns it (after schedule_role_warmup): 0 never (always whole), 1 only where a proof is in reach (proof_helpers_max_strategies), 2 always") \
-  X(rounding_threads, double, 0.125, 0.0, 1.0,                                                                  \
-    "the share of the threads that hold a rounding, each its own variant (at least one): a rounding takes most of its thread while its messages settle") \
+  X(rounding_threads, double, 0.25, 0.0, 1.0,                                                                   \
+    "the share of the threads that hold a rounding, each its own variant (at least one): a rounding takes most of its thread while its messages settle, and its answers are every thread's part windows' partners") \
   X(rounding_refresh, double, 0.0, 0.0, 1e6,                                                                     \
     "a rounding whose thread's best has not fallen by restart_min_fall for this many times as long as the epoch took to its last such fall (a refresh counting as one), and at least restart_min_stall seconds, starts its prices afresh, the best kept (0: never; stall_clock.h)") \
   X(passes_per_price, int, 5, 1, 1000, "message-passing passes between two moves of the rounding role's prices") \
@@ -116,6 +116,8 @@ namespace iopddl {
   X(part_window_solves, int, 30, 1, 1000,                                                                        \
     "a part window is solved this many times, its prices per time segment moved by a subgradient step after each") \
   X(part_window_max, int, 4096, 16, 1000000, "a part window's most nodes (a larger part: a connected piece of it)") \
+  X(part_partner, int, 1, 0, 1,                                                                                  \
+    "the part windows' partner on a thread without a rounding: 0 none, 1 the latest answer of any thread's rounding") \
   X(trade_window_tries, int, 4, 1, 100,                                                                          \
     "a trade window is solved this many times, its prices' scale halved after an answer that fits, doubled after one that does not") \
   /* elimination (elimination.cc) */                                                                            \

@@ -41,6 +41,22 @@ struct SearchContext {
   // proof searches, the proof search (step_proof.cc), one thread each.
   std::atomic<bool> lagrangian_claimed{false}, proof_claimed{false};
   std::atomic<int> rounding_slots{0};  // roundings taken (step_rounding.cc)
+  // The latest raw answer of any rounding, for the part windows of the
+  // threads without one (part_partner): with many threads one holds the
+  // rounding, and its answers are as good a partner for every thread's best.
+  void publish_rounding(const std::vector<int32_t>& a) {
+    std::lock_guard<std::mutex> lk(rounding_mu_);
+    latest_rounding_ = a;
+    ++rounding_version_;
+  }
+  // Copies the latest rounding answer into *a if it is newer than *version.
+  bool latest_rounding(std::vector<int32_t>* a, int64_t* version) {
+    std::lock_guard<std::mutex> lk(rounding_mu_);
+    if (rounding_version_ == *version) return false;
+    *a = latest_rounding_;
+    *version = rounding_version_;
+    return true;
+  }
 
   SharedCounters counters{};  // stats.h
   void count(Counter c, int64_t n = 1) { counters[int(c)].fetch_add(n, std::memory_order_relaxed); }
@@ -137,6 +153,9 @@ struct SearchContext {
 
  private:
   Progress progress(ProgressEvent event) const;
+  std::mutex rounding_mu_;
+  std::vector<int32_t> latest_rounding_;
+  int64_t rounding_version_ = 0;
   mutable std::mutex epoch_mu_;
   std::atomic<int> credited_epoch_{0};
   std::vector<int32_t> epoch_best_;

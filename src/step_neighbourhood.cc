@@ -27,6 +27,8 @@ class NeighbourhoodStep : public SearchStep {
       lns_.reset(t.best);
       t.best_moved = false;
     }
+    // A thread without a rounding takes the latest of any thread's.
+    if (!t.holds_rounding && t.prm.part_partner > 0) t.ctx->latest_rounding(&t.partner, &partner_version_);
     lns_.partner = t.partner.empty() ? nullptr : &t.partner;
     int64_t budget = t.prm.lns_round_moves;
     const std::function<bool()> go = [&] { return t.counted() ? budget-- > 0 : more(); };
@@ -48,6 +50,7 @@ class NeighbourhoodStep : public SearchStep {
 
  private:
   double t0_ = 0;  // the epoch's start: the kinds' schedule runs from it
+  int64_t partner_version_ = 0;  // the shared rounding answer last taken
   NeighbourhoodSearch lns_;
   bool inited_ = false;
 };

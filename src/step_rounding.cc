@@ -63,6 +63,7 @@ class RoundingStep : public SearchStep {
     // their difference.
     t.cross_answer_with_best(rounded_);
     t.partner = rounded_;
+    if (t.ctx->threads > 1 && t.prm.part_partner > 0) t.ctx->publish_rounding(rounded_);
     if (t.prm.rounding_refresh > 0 && !t.counted()) refresh_if_stalled(t);
     if (++calls_ % t.prm.rounding_bound_every == 0) {
       double mag = 0;

@@ -92,7 +92,7 @@ TEST(RoundingRole, TheRuleOverridesWhatIsInReach) {
 TEST(RoundingRole, OneThreadHoldsItAndTheNextIsRefused) {
   RoundingRole r(1, 0);
   r.take();
-  // rounding_threads 0.125 of two threads: one rounding; thread 1 is refused.
+  // rounding_threads 0.25 of two threads: one rounding; thread 1 is refused.
   ThreadState other(&r.ctx, 1);
   other.ls.init(r.m, &r.groups);
   std::unique_ptr<SearchStep> second = make_rounding_step();
@@ -121,5 +121,35 @@ TEST(RoundingRefresh, AStalledBestRefreshesThePricesOnce) {
     EXPECT_EQ(refreshes(), refresh > 0 ? 1 : 0) << refresh;
     run();  // just refreshed: waits again
     EXPECT_EQ(refreshes(), refresh > 0 ? 1 : 0) << refresh;
+  }
+}
+
+// A thread without a rounding takes the latest answer of the thread that
+// holds one as its part windows' partner (part_partner 1): with many threads
+// one holds the rounding, and every other thread's best would otherwise get
+// no part windows. With 0 it has none; a newer answer replaces the old.
+TEST(PartPartner, AThreadWithoutARoundingTakesTheRoundingsLatestAnswer) {
+  for (const int shared : {0, 1}) {
+    RoundingRole r(1, 0);
+    r.m.params.part_partner = shared;
+    r.take();
+    ASSERT_EQ(r.t->partner.size(), size_t(r.m.n));
+    ThreadState other(&r.ctx, 1);
+    other.ls.init(r.m, &r.groups);
+    other.relax.init(r.m, MemoryRelax::Schedule::kNodes);
+    other.elim.init(r.m);
+    other.best = least_usage_start(r.m);
+    SearchState st;
+    st.init(r.m, other.best);
+    other.best_cost = st.full_cost();
+    std::unique_ptr<SearchStep> lns = make_neighbourhood_step();
+    ASSERT_TRUE(lns->available(other));
+    ASSERT_TRUE(lns->run(other, [] { return false; }));
+    EXPECT_EQ(other.partner, shared ? r.t->partner : std::vector<int32_t>{}) << shared;
+    // A later rounding's answer is taken at the step's next run.
+    const std::vector<int32_t> later = {1, 0, 1, 0};
+    r.ctx.publish_rounding(later);
+    ASSERT_TRUE(lns->run(other, [] { return false; }));
+    EXPECT_EQ(other.partner, shared ? later : std::vector<int32_t>{}) << shared;
   }
 }
