@@ -124,11 +124,12 @@ TEST(RoundingRefresh, AStalledBestRefreshesThePricesOnce) {
   }
 }
 
-// A thread without a rounding takes the latest answer of the thread that
-// holds one as its part windows' partner (part_partner 1): with many threads
-// one holds the rounding, and every other thread's best would otherwise get
-// no part windows. With 0 it has none; a newer answer replaces the old.
-TEST(PartPartner, AThreadWithoutARoundingTakesTheRoundingsLatestAnswer) {
+// A thread without a role takes the latest answer of a thread that holds a
+// rounding as its part windows' partner (part_partner 1): with many threads
+// few hold a rounding, and every other thread's best would otherwise get no
+// part windows. With 0 it has none; a newer answer replaces the old; the
+// proof search's thread has none.
+TEST(PartPartner, AThreadWithoutARoleTakesTheRoundingsLatestAnswer) {
   for (const int shared : {0, 1}) {
     RoundingRole r(1, 0);
     r.m.params.part_partner = shared;
@@ -151,5 +152,10 @@ TEST(PartPartner, AThreadWithoutARoundingTakesTheRoundingsLatestAnswer) {
     r.ctx.publish_rounding(later);
     ASSERT_TRUE(lns->run(other, [] { return false; }));
     EXPECT_EQ(other.partner, shared ? later : std::vector<int32_t>{}) << shared;
+    // The thread that holds the proof search's tree gives its time to the proof.
+    other.holds_proof = true;
+    r.ctx.publish_rounding(r.t->partner);
+    ASSERT_TRUE(lns->run(other, [] { return false; }));
+    EXPECT_TRUE(other.partner.empty()) << shared;
   }
 }
