@@ -42,7 +42,7 @@ struct SearchContext {
   std::atomic<bool> lagrangian_claimed{false}, proof_claimed{false};
   std::atomic<int> rounding_slots{0};  // roundings taken (step_rounding.cc)
   // The latest raw answer of any rounding, for the part windows of the
-  // threads without one (part_partner): with many threads one holds the
+  // threads that hold no role (part_partner): with many threads few hold a
   // rounding, and its answers are as good a partner for every thread's best.
   void publish_rounding(const std::vector<int32_t>& a) {
     std::lock_guard<std::mutex> lk(rounding_mu_);

@@ -51,7 +51,8 @@ struct ThreadState {
   bool best_moved = false;          // best changed outside the neighbourhood search
   PartCrossover cross;               // cross_with_best's, and its output
   std::vector<int32_t> crossed;
-  // The rounding's latest raw answer (empty until one): the part windows
+  // This thread's rounding's latest raw answer, or on a thread without a
+  // role any thread's (part_partner; empty until one): the part windows
   // re-solve the parts where it differs from the best.
   std::vector<int32_t> partner;
   // The roles this thread took (a rounding, the proof search's tree). With
