@@ -19,6 +19,7 @@ void NeighbourhoodSearch::init(const SearchModel& m, EliminationSolver* elim, Lo
   overlap_.init(m.p->num_segments());
   kinds_.init(kKinds, m.params, 0);
   moves_ = 0;
+  work_ = 0;
 }
 
 void NeighbourhoodSearch::reset(const std::vector<int32_t>& best) {
@@ -168,6 +169,7 @@ bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) 
   } else {
     int best_t = -1;
     double best_d = -1e-9;
+    work_ += m.dom_size(x);
     for (int k = 0; k < m.dom_size(x); ++k) {
       const int t = m.domain(x)[k];
       if (m.usage(x, t) <= m.usage(x, cur_.s[x])) continue;
@@ -185,6 +187,7 @@ bool NeighbourhoodSearch::ejection(Rng* rng, const std::function<bool()>& stop) 
 void NeighbourhoodSearch::repair_and_descend(Rng* rng, const std::function<bool()>& stop) {
   touched_.clear();
   for (auto& u : undo_) touched_.push_back(u.first);
+  work_ += int64_t(touched_.size());
   ls_->settle(&cur_, &touched_, rng, stop, &undo_);
 }
 
@@ -242,7 +245,10 @@ EliminationOptions NeighbourhoodSearch::window_options(const std::vector<double>
 // Solves the window and applies its answer to cur_, each changed node's
 // previous strategy in undo_. False if the solve was stopped first.
 bool NeighbourhoodSearch::solve_window(const EliminationOptions& eo, Rng* rng) {
-  for (int x : window_) fixed_[x] = -1;
+  for (int x : window_) {
+    fixed_[x] = -1;
+    work_ += m_->dom_size(x);
+  }
   const EliminationStats es = elim_->solve(fixed_, &y_, rng, eo);
   for (int x : window_) fixed_[x] = cur_.s[x];
   if (!es.complete) return false;
@@ -367,7 +373,7 @@ int64_t NeighbourhoodSearch::run(const std::vector<double>& weight, bool memory_
                                  char(memory_binds && !weight.empty() && (on & 16)),
                                  char(memory_binds && partner && partner->size() == size_t(m_->n) && (on & 32))};
   if (std::find(available.begin(), available.end(), 1) == available.end()) available[0] = 1;
-  const auto clock = [&] { return seconds ? (*seconds)() : double(moves_); };
+  const auto clock = [&] { return seconds ? (*seconds)() : double(moves_ + work_); };
   int64_t moves = 0;
   double best_cost = cur_.cost;
   while (more() && !stop()) {

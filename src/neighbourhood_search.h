@@ -60,7 +60,8 @@ class NeighbourhoodSearch {
   // per-node memory prices `weight` (empty: none). Calls `improved` with
   // each new best assignment and its cost. Returns the number of moves tried.
   // `seconds` is the clock the kinds' yields are measured on; without it
-  // (a round budget) every move counts one, and the choice is deterministic.
+  // (a round budget) a move counts its work (work_), and the choice is
+  // deterministic.
   int64_t run(const std::vector<double>& weight, bool memory_binds, Rng* rng, const std::function<double()>* seconds,
               const std::function<bool()>& more,
               const std::function<bool()>& stop,
@@ -82,7 +83,13 @@ class NeighbourhoodSearch {
   std::vector<char> raises_;
   UsageTree overlap_;               // how many window nodes are alive, per segment
   YieldScheduler kinds_;           // the kinds of move (kKinds)
-  int64_t moves_ = 0;              // every move tried, all runs: the clock under a round budget
+  int64_t moves_ = 0;              // every move tried, all runs
+  // Every move's work, all runs: the strategies of the nodes its solves
+  // covered and the nodes its repairs settled. With moves_, the kinds' clock
+  // under a round budget: counted by moves alone, a part window (thirty
+  // solves of up to thousands of nodes) cost what a 16-node window did, and
+  // took most of a round-budgeted run, unlike one on the clock.
+  int64_t work_ = 0;
 
   static constexpr int kKinds = 6;  // connected window, time window, ejection, trade window, repair window, part window
   std::vector<int32_t> trade_best_;  // the trade window's cheapest answer that fits (its nodes' entries)

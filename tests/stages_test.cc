@@ -685,6 +685,64 @@ TEST(NeighbourhoodSearch, PartWindowsResolveWhereARoundingDiffers) {
   }
 }
 
+// Under a round budget the kinds of move share a clock of work, not of
+// moves: a part window (up to thirty solves of its whole part, each answer
+// repaired) is charged what it does. A path of 1,000 nodes already at its
+// optimum (so no move gains and the kinds share the clock evenly), a
+// rounding's answer that differs from it on every node (each part window
+// solves all 1,000 nodes) and connected windows of 16 nodes: counted by
+// moves, part windows took 200 of 400 moves; charged their work, 9.
+TEST(NeighbourhoodSearch, UnderARoundBudgetAPartWindowIsChargedItsWork) {
+  Problem p;
+  p.name = "path";
+  Rng rng(5);
+  const int n = 1000;
+  for (int i = 0; i < n; ++i) {
+    p.interval_lo.push_back(i);
+    p.interval_hi.push_back(i + 3);
+    p.node_cost.insert(p.node_cost.end(), {0, 0});
+    p.node_usage.insert(p.node_usage.end(), {0, 3});
+    p.strategy_offset.push_back(p.node_cost.size());
+  }
+  for (int i = 0; i + 1 < n; ++i) {
+    p.edge_u.push_back(i);
+    p.edge_v.push_back(i + 1);
+    p.edge_cost.push_back(0);
+    for (int k = 1; k < 4; ++k) p.edge_cost.push_back(1 + int64_t(rng.below(3)));
+    p.edge_cost_offset.push_back(p.edge_cost.size());
+  }
+  p.has_usage_limit = true;
+  p.usage_limit = 3;
+  ASSERT_TRUE(finalize_problem(&p).ok);
+  SearchModel m;
+  m.build(p);
+  m.params.move_kinds = 1 + 32;
+  m.params.window_min = 16;
+  m.params.window_sizes = 1;
+  ASSERT_FALSE(reduce_domains(&m).wiped_out);
+  LocalSearch ls;
+  ls.init(m);
+  EliminationSolver elim;
+  elim.init(m);
+  NeighbourhoodSearch lns;
+  lns.init(m, &elim, &ls);
+  MechanismCounts counts{};
+  lns.counts = &counts;
+  lns.reset(std::vector<int32_t>(m.n, 0));
+  const std::vector<int32_t> partner(m.n, 1);
+  lns.partner = &partner;
+  Rng search_rng(1);
+  int moves = 400;
+  bool improved = false;
+  const int64_t tried = lns.run({}, true, &search_rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
+                                [&](const std::vector<int32_t>&, double) { improved = true; });
+  EXPECT_EQ(tried, 400);
+  EXPECT_FALSE(improved);
+  const int64_t parts = at(counts, Mechanism::kPartWindow).tried;
+  EXPECT_GE(parts, 1);
+  EXPECT_LE(parts, 400 / 20) << "part windows among 400 moves";
+}
+
 // Two threads' moves from where they last met (all strategies 0, cost 200):
 // one set the pair a-b to 1 (100 cheaper), the other c-d (100 cheaper).
 // The merge carries a-b over to the other's answer: 0, both gains. When a's
