@@ -507,11 +507,13 @@ TEST(NeighbourhoodSearch, ReportsOnlyBetterFittingAnswers) {
   EXPECT_GT(improved_cases, 50);
 }
 
-// The last cost the neighbourhood search reports in 50 moves from the
-// all-zero answer of `p` (`start_cost` if none), with `tune` applied to the
-// parameters; every answer it reports must fit.
+// The last cost the neighbourhood search reports in `moves` moves (under a
+// round budget) from the all-zero answer of `p` (`start_cost` if none), with
+// `tune` applied to the parameters; every answer it reports must fit. The
+// kinds of move are counted in `counts` and the moves made in `made`, when given.
 static double neighbourhood_best(const Problem& p, const std::function<void(Params*)>& tune, const std::vector<double>& weight,
-                                 bool memory_binds, double start_cost, const std::vector<int32_t>* partner = nullptr) {
+                                 bool memory_binds, double start_cost, const std::vector<int32_t>* partner = nullptr,
+                                 int moves = 50, MechanismCounts* counts = nullptr, int64_t* made = nullptr) {
   SearchModel m;
   m.build(p);
   tune(&m.params);
@@ -524,16 +526,17 @@ static double neighbourhood_best(const Problem& p, const std::function<void(Para
   lns.init(m, &elim, &ls);
   lns.reset(std::vector<int32_t>(m.n, 0));
   lns.partner = partner;
+  lns.counts = counts;
   Rng rng(1);
   double best = start_cost;
-  int moves = 50;
-  lns.run(weight, memory_binds, &rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
+  const int64_t n_made = lns.run(weight, memory_binds, &rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
           [&](const std::vector<int32_t>& a, double cost) {
             SearchState t;
             t.init(m, a);
             EXPECT_TRUE(t.within_limit());
             best = cost;
           });
+  if (made) *made = n_made;
   return best;
 }
 
@@ -714,30 +717,18 @@ TEST(NeighbourhoodSearch, UnderARoundBudgetAPartWindowIsChargedItsWork) {
   p.has_usage_limit = true;
   p.usage_limit = 3;
   ASSERT_TRUE(finalize_problem(&p).ok);
-  SearchModel m;
-  m.build(p);
-  m.params.move_kinds = 1 + 32;
-  m.params.window_min = 16;
-  m.params.window_sizes = 1;
-  ASSERT_FALSE(reduce_domains(&m).wiped_out);
-  LocalSearch ls;
-  ls.init(m);
-  EliminationSolver elim;
-  elim.init(m);
-  NeighbourhoodSearch lns;
-  lns.init(m, &elim, &ls);
+  const std::vector<int32_t> partner(n, 1);
   MechanismCounts counts{};
-  lns.counts = &counts;
-  lns.reset(std::vector<int32_t>(m.n, 0));
-  const std::vector<int32_t> partner(m.n, 1);
-  lns.partner = &partner;
-  Rng search_rng(1);
-  int moves = 400;
-  bool improved = false;
-  const int64_t tried = lns.run({}, true, &search_rng, nullptr, [&] { return moves-- > 0; }, [] { return false; },
-                                [&](const std::vector<int32_t>&, double) { improved = true; });
-  EXPECT_EQ(tried, 400);
-  EXPECT_FALSE(improved);
+  int64_t made = 0;
+  const double best = neighbourhood_best(p,
+                                         [](Params* prm) {
+                                           prm->move_kinds = 1 + 32;
+                                           prm->window_min = 16;
+                                           prm->window_sizes = 1;
+                                         },
+                                         {}, true, -1, &partner, 400, &counts, &made);
+  EXPECT_EQ(made, 400);
+  EXPECT_EQ(best, -1) << "no move can gain";
   const int64_t parts = at(counts, Mechanism::kPartWindow).tried;
   EXPECT_GE(parts, 1);
   EXPECT_LE(parts, 400 / 20) << "part windows among 400 moves";
