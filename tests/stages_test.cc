@@ -694,7 +694,7 @@ TEST(NeighbourhoodSearch, PartWindowsResolveWhereARoundingDiffers) {
 // optimum (so no move gains and the kinds share the clock evenly), a
 // rounding's answer that differs from it on every node (each part window
 // solves all 1,000 nodes) and connected windows of 16 nodes: counted by
-// moves, part windows took 200 of 400 moves; charged their work, 9.
+// moves, part windows took half the moves; charged their work, a few.
 TEST(NeighbourhoodSearch, UnderARoundBudgetAPartWindowIsChargedItsWork) {
   Problem p;
   p.name = "path";
