@@ -89,12 +89,22 @@ void SearchContext::offer_ended_best(const std::vector<int32_t>& a, double cost)
   ended_best_cost_ = cost;
 }
 
+int SearchContext::roundings() const {
+  return std::max(1, int(threads * model->params.rounding_threads));
+}
+
 bool SearchContext::restart_if_stalled() {
   const Params& p = model->params;
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();
   if (!has_cost(epoch_best_cost_)) return false;  // nothing within the limit yet: keep searching
-  if (!epoch_clock_.stalled(now, p.restart_stall_factor, p.restart_min_stall)) return false;
+  // Each rounding takes its own path through the duals, as a restart's fresh
+  // prices do, and its falls come once its messages have settled, however
+  // many threads run the windows beside it: more threads bring an epoch to
+  // its first plateau sooner, not its roundings' answers. So an epoch that
+  // holds more roundings has more time before it counts as stalled.
+  const double factor = p.restart_stall_factor * roundings();
+  if (!epoch_clock_.stalled(now, factor, p.restart_min_stall)) return false;
   // A new epoch starts from the first answer and retraces the search: with
   // less time left than this one took to reach its best, it ends behind it.
   if (solve_seconds() - now < epoch_clock_.reached()) return false;  // never without an end

@@ -41,6 +41,8 @@ struct SearchContext {
   // proof searches, the proof search (step_proof.cc), one thread each.
   std::atomic<bool> lagrangian_claimed{false}, proof_claimed{false};
   std::atomic<int> rounding_slots{0};  // roundings taken (step_rounding.cc)
+  // How many threads hold a rounding: rounding_threads of them, at least one.
+  int roundings() const;
   // The latest raw answer of any rounding, for the part windows of the
   // threads that hold no role (part_partner): with many threads few hold a
   // rounding, and its answers are as good a partner for every thread's best.
@@ -106,9 +108,10 @@ struct SearchContext {
   // The rule below reads all its settings from model->params.
   // Starts the next epoch when this one's best has stalled: no improvement (a
   // fall of at least restart_min_fall of the cost since the last one) for
-  // restart_stall_factor times as long as the epoch took to reach it, and at
-  // least restart_min_stall seconds; but not with less time left before
-  // solve_end than the epoch took to reach its best. True if it did.
+  // restart_stall_factor times as long as the epoch took to reach it, times
+  // the roundings it holds, and at least restart_min_stall seconds; but not
+  // with less time left before solve_end than the epoch took to reach its
+  // best. True if it did.
   bool restart_if_stalled();
   // The opening: while fewer than probe_epochs epochs have run, the next
   // starts once its share of the first probe_share of the solve's time is

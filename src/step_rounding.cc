@@ -43,7 +43,7 @@ class RoundingStep : public SearchStep {
       // first to get here hold it, unless they hold the proof search already
       // (thread_state.h).
       const int slot = t.may_take_role() ? t.ctx->rounding_slots.fetch_add(1) : INT32_MAX;
-      if (slot >= std::max(1, int(t.ctx->threads * t.prm.rounding_threads))) {
+      if (slot >= t.ctx->roundings()) {
         refused_ = true;
         return true;
       }

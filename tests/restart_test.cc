@@ -61,6 +61,27 @@ TEST(Restarts, AnEpochStallsAfterAsLongAsItTookToReachItsBest) {
   EXPECT_FALSE(e.ctx.adopt_epoch(1, &a, &cost));
 }
 
+// Each rounding samples its own path through the duals, as a restart does,
+// and more threads bring an epoch to its first plateau sooner but not its
+// roundings' answers: an epoch holding k roundings stalls after k times as
+// long.
+TEST(Restarts, AnEpochWithMoreRoundingsIsGivenLonger) {
+  Epochs e;
+  e.ctx.threads = 4;  // a quarter of the threads hold a rounding (rounding_threads)
+  EXPECT_EQ(e.ctx.roundings(), 1);
+  e.ctx.threads = 8;
+  ASSERT_EQ(e.ctx.roundings(), 2);
+  e.offer(1000);
+  e.wait(10);
+  e.offer(500);  // the best at 10 s
+  e.wait(19);
+  EXPECT_FALSE(e.stalled());  // with one rounding it would have stalled after 10 s
+  e.wait(2);
+  EXPECT_TRUE(e.stalled());  // 21 s: twice as long as it took
+  e.ctx.threads = 1;
+  EXPECT_EQ(e.ctx.roundings(), 1);  // a lone thread holds one
+}
+
 TEST(Restarts, ANewEpochStallsNoSoonerThanTheMinimum) {
   Epochs e;
   e.offer(1000);
