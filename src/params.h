@@ -17,7 +17,8 @@ namespace iopddl {
   /* restarts (worker.cc) */                                                                                    \
   X(restarts, int, 1, 0, 1, "restart the search when the epoch's best stalls (0: never)")                      \
   X(restart_stall_factor, double, 0.5, 0.0, 1e6,                                                                \
-    "stalled: no improvement for this many times as long as the epoch took to reach its best, times the roundings it holds (rounding_threads)")                 \
+    "stalled: no improvement for this many times as long as the epoch took to reach its best, "                \
+    "times the roundings it holds (rounding_threads)")                                                          \
   X(restart_min_stall, double, 5.0, 0.0, 1e9, "stalled: and no improvement for at least this many seconds")     \
   X(restart_min_fall, double, 1e-3, 0.0, 1.0,                                                                   \
     "stalled: only a fall of the epoch's best of at least this share of the cost, since the last such fall, counts as an improvement (0: any fall)") \

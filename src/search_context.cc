@@ -98,10 +98,11 @@ bool SearchContext::restart_if_stalled() {
   std::lock_guard<std::mutex> lock(epoch_mu_);
   const double now = elapsed();
   if (!has_cost(epoch_best_cost_)) return false;  // nothing within the limit yet: keep searching
-  // Each rounding takes its own path through the duals, as a restart's fresh
-  // prices do, and its falls come once its messages have settled, however
-  // many threads run the windows beside it: more threads bring an epoch to
-  // its first plateau sooner, not its roundings' answers. So an epoch that
+  // More threads bring an epoch to its first plateau sooner (the windows run
+  // on every thread), not its global answers (the roundings' and the
+  // eliminations'), whose prices each thread moves itself at the same pace
+  // per thread whatever the thread count; and each rounding takes its own
+  // path through the duals, as a restart's fresh prices do. So an epoch that
   // holds more roundings has more time before it counts as stalled.
   const double factor = p.restart_stall_factor * roundings();
   if (!epoch_clock_.stalled(now, factor, p.restart_min_stall)) return false;
