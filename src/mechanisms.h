@@ -25,7 +25,7 @@ namespace iopddl {
   X(kTradeWindow, "tradeWindow", "neighbourhood: connected window whose priced nodes trade memory")   \
   X(kRepairWindow, "repairWindow", "neighbourhood: priced window solved over the limit, overflow repaired") \
   X(kPartWindow, "partWindow",                                                                        \
-    "neighbourhood: a part where a rounding differs from the best, re-solved under prices per time segment, overflow repaired") \
+    "neighbourhood: a part where a rounding or an elimination differs from the best, re-solved under prices per time segment, overflow repaired") \
   X(kPartCrossover, "partCrossover",                                                                  \
     "a rounding's or an elimination's connected parts of change that make the best cheaper, traded at the peak until it fits") \
   X(kEpochCrossover, "epochCrossover",                                                                \

@@ -1,5 +1,5 @@
-// The part window: a connected part where the rounding's latest answer
-// differs from the best, re-solved with the rest fixed under a price per
+// The part window: a connected part where the thread's partner (a
+// rounding's or an elimination's latest answer) differs from the best, re-solved with the rest fixed under a price per
 // time segment, which subgradient steps move towards the limit; each answer
 // is let over the limit, its overflow repaired anywhere and polished, and
 // the cheapest that fits is kept.
@@ -11,7 +11,7 @@
 // fits at a higher cost. A price per segment can, and the steps search for
 // the answer that lands just over the limit. The window must be the change's
 // own nodes: grown breadth-first from a hub it is mostly other nodes, and a
-// rounding's difference from the best holds such parts (part_crossover.h).
+// global answer's difference from the best holds such parts (part_crossover.h).
 // Nodes that the elimination cannot eliminate (the hubs) are decided by
 // min-sum beliefs, not by the best's strategies, or they would never move.
 #include <algorithm>

@@ -28,13 +28,18 @@ class NeighbourhoodStep : public SearchStep {
       t.best_moved = false;
     }
     // A thread without a role takes the latest answer of any thread's
-    // rounding. The proof search's thread gives the time to the proof: with
-    // part windows there, A's proofs took 25-53 s against 18-35 s.
+    // rounding. The proof search's thread takes its own eliminations'
+    // answers instead (step_elimination.cc): with the roundings' there, A's
+    // proofs took 25-53 s against 18-35 s in one sitting; with its own they
+    // did not (docs/benchmarks.md).
     if (!t.holds_rounding) {
-      if (!t.holds_proof && t.prm.part_partner > 0)
+      if (t.holds_proof) {
+        if (t.prm.elimination_partner == 0) t.partner.clear();
+      } else if (t.prm.part_partner > 0) {
         t.ctx->latest_rounding(&t.partner, &partner_version_);
-      else
+      } else {
         t.partner.clear();
+      }
     }
     lns_.partner = t.partner.empty() ? nullptr : &t.partner;
     int64_t budget = t.prm.lns_round_moves;

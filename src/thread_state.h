@@ -51,9 +51,10 @@ struct ThreadState {
   bool best_moved = false;          // best changed outside the neighbourhood search
   PartCrossover cross;               // cross_with_best's, and its output
   std::vector<int32_t> crossed;
-  // This thread's rounding's latest raw answer, or on a thread without a
-  // role any thread's (part_partner; empty until one): the part windows
-  // re-solve the parts where it differs from the best.
+  // This thread's rounding's latest raw answer; on a thread without a role
+  // any thread's (part_partner), on the proof search's thread its own
+  // eliminations' latest (elimination_partner); empty until one. The part
+  // windows re-solve the parts where it differs from the best.
   std::vector<int32_t> partner;
   // The roles this thread took (a rounding, the proof search's tree). With
   // more than one thread a thread takes at most one: each is given most of
