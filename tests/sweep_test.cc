@@ -145,7 +145,7 @@ TEST(Sweep, ChoosesItsPointsFromTheLeastPeakToTheFreePlan) {
   // A session in slices far shorter than its solves gives the same points.
   int slices = 0;
   std::vector<int64_t> order;
-  const SweepResult parts = sliced(p, o, 1e-3, &slices, &order);
+  const SweepResult parts = sliced(p, o, 1e-4, &slices, &order);
   expect_same_points(parts, r, "G sliced");
   EXPECT_EQ(order, seen);
   EXPECT_GT(slices, 3 * int(parts.points.size()));
