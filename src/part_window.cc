@@ -1,8 +1,9 @@
 // The part window: a connected part where the thread's partner (a
-// rounding's or an elimination's latest answer) differs from the best, re-solved with the rest fixed under a price per
-// time segment, which subgradient steps move towards the limit; each answer
-// is let over the limit, its overflow repaired anywhere and polished, and
-// the cheapest that fits is kept.
+// rounding's or an elimination's latest answer) differs from the best,
+// re-solved with the rest fixed under a price per time segment, which
+// subgradient steps move towards the limit; each answer is let over the
+// limit, its overflow repaired anywhere and polished, and the cheapest that
+// fits is kept.
 //
 // Why: the better basin of a memory-bound instance lies one large change
 // away (hubs and the nodes that follow them), a change that overflows the
