@@ -29,9 +29,9 @@ class NeighbourhoodStep : public SearchStep {
     }
     // A thread without a role takes the latest answer of any thread's
     // rounding. The proof search's thread takes its own eliminations'
-    // answers instead (step_elimination.cc): with the roundings' there, A's
-    // proofs took 25-53 s against 18-35 s in one sitting; with its own they
-    // did not (docs/benchmarks.md).
+    // answers instead (step_elimination.cc), or none with
+    // elimination_partner 0: part windows there slow its proofs, with the
+    // roundings' answers and with its own (docs/benchmarks.md).
     if (!t.holds_rounding) {
       if (t.holds_proof) {
         if (t.prm.elimination_partner == 0) t.partner.clear();
