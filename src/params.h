@@ -119,8 +119,8 @@ namespace iopddl {
   X(part_window_max, int, 4096, 16, 1000000, "a part window's most nodes (a larger part: a connected piece of it)") \
   X(part_partner, int, 1, 0, 1,                                                                                  \
     "the part windows' partner on a thread that holds neither a rounding nor the proof search: 0 none, 1 the latest answer of any thread's rounding") \
-  X(elimination_partner, int, 1, 0, 1,                                                                           \
-    "the part windows' partner on the proof search's thread, which holds no rounding: 0 none, 1 the latest answer of its own global eliminations") \
+  X(elimination_partner, int, 1, 0, 2,                                                                           \
+    "the part windows' partner on the proof search's thread, which holds no rounding, is the latest answer of its own global eliminations: 0 never, 1 only where a proof is out of reach (proof_helpers_max_strategies), 2 always") \
   X(trade_window_tries, int, 4, 1, 100,                                                                          \
     "a trade window is solved this many times, its prices' scale halved after an answer that fits, doubled after one that does not") \
   /* elimination (elimination.cc) */                                                                            \

@@ -80,7 +80,7 @@ class EliminationStep : public SearchStep {
     // The proof search's thread holds no rounding and takes none from the
     // others (step_neighbourhood.cc); its eliminations' answers differ from
     // the best in parts as a rounding's do, so its part windows take them.
-    if (t.holds_proof && !t.holds_rounding && t.prm.elimination_partner > 0) t.partner = y_;
+    if (t.holds_proof && !t.holds_rounding && t.proof_takes_partner()) t.partner = y_;
     rules_.fade(t.prm.rule_decay);
     // A rule whose answers pay only through the crossover still earns its draws.
     if (improved || (crossed && t.prm.rule_credit_crossover)) rules_.reward(rule);

@@ -29,12 +29,12 @@ class NeighbourhoodStep : public SearchStep {
     }
     // A thread without a role takes the latest answer of any thread's
     // rounding. The proof search's thread takes its own eliminations'
-    // answers instead (step_elimination.cc), or none with
-    // elimination_partner 0: part windows there slow its proofs, with the
-    // roundings' answers and with its own (docs/benchmarks.md).
+    // answers instead (step_elimination.cc), and none where a proof is in
+    // reach (elimination_partner 1): part windows there slow its proofs,
+    // with the roundings' answers and with its own (docs/benchmarks.md).
     if (!t.holds_rounding) {
       if (t.holds_proof) {
-        if (t.prm.elimination_partner == 0) t.partner.clear();
+        if (!t.proof_takes_partner()) t.partner.clear();
       } else if (t.prm.part_partner > 0) {
         t.ctx->latest_rounding(&t.partner, &partner_version_);
       } else {

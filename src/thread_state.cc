@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "proof_search.h"
+
 namespace iopddl {
 
 ThreadState::ThreadState(SearchContext* c, int t)
@@ -17,6 +19,11 @@ void ThreadState::share(const std::vector<int32_t>& a, double cost, bool fits) {
   if (ctx->offer(a, cost, fits) && epoch > 0 && ctx->first_incumbent_of(epoch))
     ++at(counts, Mechanism::kRestart).improved;
   if (fits) ctx->offer_epoch(epoch, a, cost);
+}
+
+bool ThreadState::proof_takes_partner() const {
+  const int rule = prm.elimination_partner;
+  return rule == 2 || (rule == 1 && !ProofSearch::in_reach(m, ctx->contraction));
 }
 
 void ThreadState::offer_double_bound(double lb, double magnitude) {

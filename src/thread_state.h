@@ -62,6 +62,10 @@ struct ThreadState {
   // each other.
   bool holds_rounding = false, holds_proof = false;
   bool may_take_role() const { return ctx->threads == 1 || (!holds_rounding && !holds_proof); }
+  // Whether this thread, holding the proof search, takes its eliminations'
+  // answers as its part windows' partner (elimination_partner): where a
+  // proof is in reach the windows would take the proof's time.
+  bool proof_takes_partner() const;
 
   // Offers an answer to the incumbent, and to this epoch's best when it fits.
   void share(const std::vector<int32_t>& a, double cost, bool fits);

@@ -128,12 +128,12 @@ TEST(RoundingRefresh, AStalledBestRefreshesThePricesOnce) {
 // rounding as its part windows' partner (part_partner 1): with many threads
 // few hold a rounding, and every other thread's best would otherwise get no
 // part windows. With 0 it has none; a newer answer replaces the old; the
-// proof search's thread takes none (with elimination_partner 0, none at all).
+// proof search's thread takes none (nor, where a proof is in reach, as here,
+// any at all: elimination_partner 1).
 TEST(PartPartner, AThreadWithoutARoleTakesTheRoundingsLatestAnswer) {
   for (const int shared : {0, 1}) {
-    RoundingRole r(1, 0);
+    RoundingRole r(1, 1e12);
     r.m.params.part_partner = shared;
-    r.m.params.elimination_partner = 0;
     r.take();
     ASSERT_EQ(r.t->partner.size(), size_t(r.m.n));
     ThreadState other(&r.ctx, 1);
@@ -162,38 +162,41 @@ TEST(PartPartner, AThreadWithoutARoleTakesTheRoundingsLatestAnswer) {
 }
 
 // The proof search's thread holds no rounding and takes no other thread's
-// (above); with elimination_partner 1 its own global eliminations' latest
-// answer is its part windows' partner, which the neighbourhood step keeps
-// (a newer rounding does not replace it). A thread that holds no role keeps
-// the roundings' answers: its eliminations' are not taken.
+// (above); its own global eliminations' latest answer is its part windows'
+// partner with elimination_partner 2, and with 1 only where a proof is out
+// of reach (proof_helpers_max_strategies 0); the neighbourhood step
+// keeps it (a newer rounding does not replace it). A thread that holds no
+// role keeps the roundings' answers: its eliminations' are not taken.
 TEST(EliminationPartner, TheProofsThreadTakesItsOwnEliminationsAnswer) {
-  for (const int own : {0, 1}) {
-    for (const bool proof : {false, true}) {
-      RoundingRole r(1, 0);
-      r.m.params.part_partner = 0;
-      r.m.params.elimination_partner = own;
-      r.take();
-      ThreadState t(&r.ctx, 1);
-      t.ls.init(r.m, &r.groups);
-      t.relax.init(r.m, MemoryRelax::Schedule::kNodes);
-      t.elim.init(r.m);
-      t.all_free.assign(r.m.n, -1);
-      t.best = least_usage_start(r.m);
-      SearchState st;
-      st.init(r.m, t.best);
-      t.best_cost = st.full_cost();
-      t.holds_proof = proof;
-      std::unique_ptr<SearchStep> elimination = make_elimination_step();
-      ASSERT_TRUE(elimination->available(t));
-      ASSERT_TRUE(elimination->run(t, [] { return false; }));
-      const bool takes = own && proof;
-      ASSERT_EQ(t.partner.size(), takes ? size_t(r.m.n) : 0u) << own << proof;
-      const std::vector<int32_t> answer = t.partner;
-      r.ctx.publish_rounding({1, 0, 1, 0});
-      std::unique_ptr<SearchStep> lns = make_neighbourhood_step();
-      ASSERT_TRUE(lns->available(t));
-      ASSERT_TRUE(lns->run(t, [] { return false; }));
-      EXPECT_EQ(t.partner, answer) << own << proof;
+  for (const int own : {0, 1, 2}) {
+    for (const bool reach : {false, true}) {
+      for (const bool proof : {false, true}) {
+        RoundingRole r(1, reach ? 1e12 : 0);
+        r.m.params.part_partner = 0;
+        r.m.params.elimination_partner = own;
+        r.take();
+        ThreadState t(&r.ctx, 1);
+        t.ls.init(r.m, &r.groups);
+        t.relax.init(r.m, MemoryRelax::Schedule::kNodes);
+        t.elim.init(r.m);
+        t.all_free.assign(r.m.n, -1);
+        t.best = least_usage_start(r.m);
+        SearchState st;
+        st.init(r.m, t.best);
+        t.best_cost = st.full_cost();
+        t.holds_proof = proof;
+        std::unique_ptr<SearchStep> elimination = make_elimination_step();
+        ASSERT_TRUE(elimination->available(t));
+        ASSERT_TRUE(elimination->run(t, [] { return false; }));
+        const bool takes = proof && (own == 2 || (own == 1 && !reach));
+        ASSERT_EQ(t.partner.size(), takes ? size_t(r.m.n) : 0u) << own << reach << proof;
+        const std::vector<int32_t> answer = t.partner;
+        r.ctx.publish_rounding({1, 0, 1, 0});
+        std::unique_ptr<SearchStep> lns = make_neighbourhood_step();
+        ASSERT_TRUE(lns->available(t));
+        ASSERT_TRUE(lns->run(t, [] { return false; }));
+        EXPECT_EQ(t.partner, answer) << own << reach << proof;
+      }
     }
   }
 }
