@@ -200,3 +200,48 @@ TEST(EliminationPartner, TheProofsThreadTakesItsOwnEliminationsAnswer) {
     }
   }
 }
+
+// After a restart the ended epochs' windows (step_ended_windows.cc) work on
+// the ended epochs' best, not on the thread's best in the epoch: what they
+// find goes to the incumbent and becomes the ended epochs' best, and its
+// fall is credited to the step (side_fall). Not in the first epoch, where
+// nothing has ended, nor with ended_windows 0.
+TEST(EndedWindows, ImproveTheEndedEpochsBestNotTheThreads) {
+  for (const int on : {0, 1}) {
+    RoundingRole r(1, 0);
+    r.m.params.ended_windows = on;
+    ThreadState t(&r.ctx, 1);
+    t.ls.init(r.m, &r.groups);
+    t.relax.init(r.m, MemoryRelax::Schedule::kNodes);
+    t.elim.init(r.m);
+    const std::vector<int32_t> ended = {0, 0, 1, 1};       // fits (usage 40 of 80), costs 37
+    const std::vector<int32_t> epoch_best = {1, 1, 1, 1};  // fits, costs 14
+    SearchState st;
+    st.init(r.m, ended);
+    const double ended_cost = st.full_cost();
+    st.init(r.m, epoch_best);
+    t.best = epoch_best;
+    t.best_cost = st.full_cost();
+    const double epoch_cost = t.best_cost;
+    r.ctx.offer_ended_best(ended, ended_cost);
+    std::unique_ptr<SearchStep> step = make_ended_windows_step();
+    EXPECT_FALSE(step->available(t)) << on;  // the first epoch
+    t.epoch = 1;
+    ASSERT_EQ(step->available(t), on == 1);
+    if (!on) continue;
+    int moves = 0;
+    ASSERT_TRUE(step->run(t, [&] { return ++moves <= 50; }));
+    std::vector<int32_t> now;
+    double now_cost = kNoCost;
+    ASSERT_TRUE(r.ctx.ended_best(&now, &now_cost));
+    EXPECT_LT(now_cost, ended_cost);
+    st.init(r.m, now);
+    EXPECT_TRUE(st.within_limit());
+    EXPECT_DOUBLE_EQ(st.full_cost(), now_cost);
+    EXPECT_DOUBLE_EQ(r.incumbent->approx_cost(), now_cost);
+    EXPECT_GT(t.side_fall, 0.0);
+    EXPECT_GT(at(t.counts, Mechanism::kEndedWindows).improved, 0);
+    EXPECT_EQ(t.best, epoch_best);  // the epoch's own best is left as it was
+    EXPECT_EQ(t.best_cost, epoch_cost);
+  }
+}

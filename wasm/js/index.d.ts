@@ -229,6 +229,7 @@ export type MechanismName =
   | 'partWindow'
   | 'partCrossover'
   | 'epochCrossover'
+  | 'endedWindows'
   | 'merge'
   | 'restart'
   | 'roundingRefresh'
