@@ -30,8 +30,6 @@ namespace iopddl {
     "a rounding's or an elimination's connected parts of change that make the best cheaper, traded at the peak until it fits") \
   X(kEpochCrossover, "epochCrossover",                                                                \
     "after a restart, the epoch's best crossed into the ended epochs' best (improved: that got cheaper)") \
-  X(kEndedWindows, "endedWindows",                                                                    \
-    "after a restart, windows on the ended epochs' best, part windows partnered with the epoch's best (tried: moves)") \
   X(kMerge, "merge",                                                                                  \
     "another thread's better best with this thread's changes since they last met (improved: cheaper than both)") \
   X(kRestart, "restart", "search restarted after a stall (improved: epochs that found a new best)")    \

@@ -24,8 +24,6 @@ namespace iopddl {
     "stalled: only a fall of the epoch's best of at least this share of the cost, since the last such fall, counts as an improvement (0: any fall)") \
   X(epoch_crossover, int, 1, 0, 1,                                                                             \
     "after a restart, cross each new best of the epoch into the ended epochs' best (with part_crossover; step_epoch_crossover.cc)")   \
-  X(ended_windows, int, 0, 0, 2,                                                                              \
-    "after a restart, windows on the ended epochs' best, for what they earn, their part windows partnered with: 0 none (off), 1 the epoch's best, 2 the thread's partner (a rounding's answer) when it has one (step_ended_windows.cc; measured on K, not better: docs/benchmarks.md)") \
   X(probe_epochs, int, 0, 0, 1000,                                                                              \
     "the opening: this many epochs of equal length, each from the first answer, then the search goes on from the best of them (0 or 1: none)") \
   X(probe_share, double, 0.25, 0.0, 1.0, "the opening's share of the solve's time")                            \

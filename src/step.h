@@ -44,7 +44,6 @@ std::unique_ptr<SearchStep> make_rounding_step();         // step_rounding.cc
 std::unique_ptr<SearchStep> make_neighbourhood_step();    // step_neighbourhood.cc
 std::unique_ptr<SearchStep> make_proof_step();            // step_proof.cc
 std::unique_ptr<SearchStep> make_epoch_crossover_step();  // step_epoch_crossover.cc
-std::unique_ptr<SearchStep> make_ended_windows_step();    // step_ended_windows.cc
 
 // Every step, in the order the scheduler first tries them.
 std::vector<std::unique_ptr<SearchStep>> make_steps();

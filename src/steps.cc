@@ -10,7 +10,6 @@ std::vector<std::unique_ptr<SearchStep>> make_steps() {
   steps.push_back(make_neighbourhood_step());
   steps.push_back(make_proof_step());
   steps.push_back(make_epoch_crossover_step());
-  steps.push_back(make_ended_windows_step());
   return steps;
 }
 

@@ -49,10 +49,6 @@ struct ThreadState {
   std::vector<int32_t> best;        // this thread's best within the limit, in this epoch
   double best_cost = kNoCost;
   bool best_moved = false;          // best changed outside the neighbourhood search
-  // The log fall a step made in an answer other than this thread's best (the
-  // ended epochs' best: step_ended_windows.cc), credited to it as its yield
-  // beside the fall in the best; the thread's loop zeroes it before each step.
-  double side_fall = 0;
   PartCrossover cross;               // cross_with_best's, and its output
   std::vector<int32_t> crossed;
   // This thread's rounding's latest raw answer; on a thread without a role

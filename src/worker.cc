@@ -80,7 +80,6 @@ class Worker {
     if (k < 0) return false;
     SearchStep& step = *steps_[k];
     const double before = t_.best_cost;
-    t_.side_fall = 0;
     const double started = t_.ctx->elapsed();
     const double length = std::min(std::max(slice_ < 0 ? 0.1 : slice_, t_.prm.schedule_slice_min),
                                    t_.prm.schedule_slice_max);
@@ -92,7 +91,7 @@ class Worker {
     // (a shared proof tree with no subtree free): else it would be picked
     // again at once, for nothing, over and over.
     const double charged = t_.counted() ? 1.0 : step.sliced() ? std::max(took, length) : took;
-    sched_.record(k, charged, log_fall(before, t_.best_cost) + t_.side_fall, clock() - sched_t0_);
+    sched_.record(k, charged, log_fall(before, t_.best_cost), clock() - sched_t0_);
     return ok;
   }
 

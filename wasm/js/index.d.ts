@@ -229,7 +229,6 @@ export type MechanismName =
   | 'partWindow'
   | 'partCrossover'
   | 'epochCrossover'
-  | 'endedWindows'
   | 'merge'
   | 'restart'
   | 'roundingRefresh'
