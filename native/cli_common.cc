@@ -3,6 +3,7 @@
 #include "cli_common.h"
 
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include <cerrno>
 #include <cmath>
@@ -34,7 +35,7 @@ extern const char* const kUsage =
     "  --stats       at the end, print per mechanism how often it was tried and improved,\n"
     "                its share of the search's time and its fall in cost per second\n"
     "  --start FILE  start from the solution in FILE (its last line [s0, s1, ...], such\n"
-    "                as a previous run's output)\n"
+    "                as a previous run's output; plain or .gz, as for evaluate)\n"
     "  --limit N     solve at usage limit N instead of the file's (a non-negative integer)\n"
     "  --limit-scale X\n"
     "                solve at the file's usage limit times X (X > 0, rounded down)\n"
@@ -125,17 +126,27 @@ std::string percent(Int128 num, Int128 den) {
   return buf;
 }
 
-// A whole (small) text file, such as a solution.
+// A whole (small) text file, such as a solution, plain or gzip-compressed:
+// zlib's gzread passes a plain file through as it is, and answers are often
+// kept gzipped (docs/answers). A damaged gzip stream is invalid input, named
+// with zlib's reason.
 Status read_text_file(const char* path, std::string* text) {
-  FILE* f = std::fopen(path, "rb");
-  if (!f) return Status::Error(std::string(path) + ": cannot open file: " + std::strerror(errno), StatusCode::kIo);
+  errno = 0;
+  gzFile f = gzopen(path, "rb");
+  if (!f)
+    return Status::Error(std::string(path) + ": cannot open file: " + std::strerror(errno ? errno : ENOMEM),
+                         StatusCode::kIo);
   text->clear();
   char buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, got);
-  const bool read_failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (read_failed) return Status::Error(std::string(path) + ": read error", StatusCode::kIo);
+  int got;
+  while ((got = gzread(f, buf, sizeof buf)) > 0) text->append(buf, size_t(got));
+  // A truncated stream ends with 0 and Z_BUF_ERROR, a damaged one with -1.
+  int err = Z_OK;
+  const std::string why = gzerror(f, &err);
+  gzclose(f);
+  if (err == Z_ERRNO) return Status::Error(std::string(path) + ": read error", StatusCode::kIo);
+  if (got < 0 || (err != Z_OK && err != Z_STREAM_END))
+    return Status::Error(std::string(path) + ": not a readable gzip stream: " + why, StatusCode::kInvalidInput);
   return Status::Ok();
 }
 

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <zlib.h>
+
 #include "evaluate.h"
 #include "load_json.h"
 #include "mechanisms.h"
@@ -597,6 +599,37 @@ TEST_F(Cli, EvaluateRejectsInvalidSolutions) {
     EXPECT_EQ(r.out, "") << c.text;
     EXPECT_EQ(r.err.rfind("iopddl: " + path("sol.txt") + ": ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(c.why), std::string::npos) << r.err;
+  }
+}
+
+// Solution files may be gzipped (docs/answers keeps them so): evaluate and
+// --start read them as the plain file; a damaged stream is invalid input,
+// named, never a crash or a silently short solution.
+TEST_F(Cli, GzippedSolutionFiles) {
+  const std::string text = "# kept\n[0, 0, 2, 1, 0]\n";
+  gzFile g = gzopen(path("sol.txt.gz").c_str(), "wb");
+  ASSERT_NE(g, nullptr);
+  ASSERT_EQ(gzwrite(g, text.data(), unsigned(text.size())), int(text.size()));
+  ASSERT_EQ(gzclose(g), Z_OK);
+  write_file(path("sol.txt"), text);
+  Outcome plain = run({"evaluate", kExample, path("sol.txt")});
+  Outcome gz = run({"evaluate", kExample, path("sol.txt.gz")});
+  ASSERT_EQ(gz.exit_code, 0) << describe(gz);
+  EXPECT_EQ(gz.out, plain.out);
+  EXPECT_EQ(report(gz.out)["total cost"], "445");
+
+  Outcome r = run({"--threads", "1", "--start", path("sol.txt.gz"), kExample, "5"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.out.find("# proven optimal: lower bound 445 equals the cost"), std::string::npos) << r.out;
+
+  // Cut short: the stream ends before its trailer.
+  const std::string whole = read_file(path("sol.txt.gz"));
+  write_file(path("cut.txt.gz"), whole.substr(0, whole.size() - 6));
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"evaluate", kExample, path("cut.txt.gz")},
+                                               std::vector<std::string>{"--start", path("cut.txt.gz"), kExample, "5"}}) {
+    Outcome bad = run(args);
+    EXPECT_EQ(bad.exit_code, 3) << describe(bad);
+    EXPECT_NE(bad.err.find(path("cut.txt.gz") + ": not a readable gzip stream: "), std::string::npos) << bad.err;
   }
 }
 
