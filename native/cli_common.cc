@@ -142,8 +142,11 @@ Status read_text_file(const char* path, std::string* text) {
   while ((got = gzread(f, buf, sizeof buf)) > 0) text->append(buf, size_t(got));
   // A truncated stream ends with 0 and Z_BUF_ERROR, a damaged one with -1.
   int err = Z_OK;
-  const std::string why = gzerror(f, &err);
+  std::string why = gzerror(f, &err);
   gzclose(f);
+  // zlib puts the path in front of its reason; ours is there already.
+  const std::string own = std::string(path) + ": ";
+  if (why.compare(0, own.size(), own) == 0) why.erase(0, own.size());
   if (err == Z_ERRNO) return Status::Error(std::string(path) + ": read error", StatusCode::kIo);
   if (got < 0 || (err != Z_OK && err != Z_STREAM_END))
     return Status::Error(std::string(path) + ": not a readable gzip stream: " + why, StatusCode::kInvalidInput);
