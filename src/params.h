@@ -22,8 +22,6 @@ namespace iopddl {
   X(restart_min_stall, double, 5.0, 0.0, 1e9, "stalled: and no improvement for at least this many seconds")     \
   X(restart_min_fall, double, 1e-3, 0.0, 1.0,                                                                   \
     "stalled: only a fall of the epoch's best of at least this share of the cost, since the last such fall, counts as an improvement (0: any fall)") \
-  X(epoch_kick, double, 0.0, 0.0, 1.0,                                                                        \
-    "a new epoch starts from the ended epochs' best with this share of the nodes, a stretch of the sweep order, put back to the first answer (0: from the first answer)") \
   X(epoch_crossover, int, 1, 0, 1,                                                                             \
     "after a restart, cross each new best of the epoch into the ended epochs' best (with part_crossover; step_epoch_crossover.cc)")   \
   X(probe_epochs, int, 0, 0, 1000,                                                                              \

@@ -210,29 +210,6 @@ class Worker {
     met_ = t_.best;
   }
 
-  // A kicked start (epoch_kick): the ended epochs' best with one stretch of
-  // the sweep order (a stretch of the program's time) put back to the first
-  // answer, repaired and polished. The epoch keeps the depth the ended ones
-  // reached outside the stretch and looks for another basin inside it.
-  void kick_start() {
-    double cost = kNoCost;
-    if (!t_.ctx->ended_best(&kicked_, &cost) || t_.first.empty()) return;
-    const int n = t_.m.n;
-    const int len = std::min(n, std::max(1, int(t_.prm.epoch_kick * n)));
-    const int from = int(t_.rng.below(uint32_t(n - len + 1)));
-    for (int k = from; k < from + len; ++k) {
-      const int x = t_.m.order[k];
-      kicked_[x] = t_.first[x];
-    }
-    t_.st.init(t_.m, kicked_);
-    t_.polish(&t_.st);
-    if (!t_.st.within_limit()) return;
-    t_.best = t_.st.s;
-    t_.best_cost = t_.st.cost;
-    t_.share(t_.best, t_.best_cost, true);
-  }
-  std::vector<int32_t> kicked_;
-
   // A new epoch is a fresh start: prices, messages and the schedules (on a
   // clock from the epoch's start) as at the solve's start, the best back to
   // the first answer, or to the epoch's own best when it starts with one
@@ -247,7 +224,6 @@ class Worker {
     sched_.init(int(steps_.size()), t_.prm, t_.tid);
     t_.best = t_.first;
     t_.best_cost = t_.first_cost;
-    if (t_.prm.epoch_kick > 0) kick_start();
     t_.ctx->adopt_epoch(t_.epoch, &t_.best, &t_.best_cost);  // after the opening: the probes' best
     t_.best_moved = true;
     met_ = t_.best;
