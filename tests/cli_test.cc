@@ -14,13 +14,12 @@
 #include <string>
 #include <vector>
 
-#include <zlib.h>
-
 #include "evaluate.h"
 #include "load_json.h"
 #include "mechanisms.h"
 #include "params.h"
 #include "solution_io.h"
+#include "test_data.h"
 #include "version.h"
 
 namespace iopddl {
@@ -607,10 +606,8 @@ TEST_F(Cli, EvaluateRejectsInvalidSolutions) {
 // named, never a crash or a silently short solution.
 TEST_F(Cli, GzippedSolutionFiles) {
   const std::string text = "# kept\n[0, 0, 2, 1, 0]\n";
-  gzFile g = gzopen(path("sol.txt.gz").c_str(), "wb");
-  ASSERT_NE(g, nullptr);
-  ASSERT_EQ(gzwrite(g, text.data(), unsigned(text.size())), int(text.size()));
-  ASSERT_EQ(gzclose(g), Z_OK);
+  const std::string whole = test_support::gzip(text);
+  write_file(path("sol.txt.gz"), whole);
   write_file(path("sol.txt"), text);
   Outcome plain = run({"evaluate", kExample, path("sol.txt")});
   Outcome gz = run({"evaluate", kExample, path("sol.txt.gz")});
@@ -623,7 +620,6 @@ TEST_F(Cli, GzippedSolutionFiles) {
   EXPECT_NE(r.out.find("# proven optimal: lower bound 445 equals the cost"), std::string::npos) << r.out;
 
   // Cut short: the stream ends before its trailer.
-  const std::string whole = read_file(path("sol.txt.gz"));
   write_file(path("cut.txt.gz"), whole.substr(0, whole.size() - 6));
   for (const std::vector<std::string>& args : {std::vector<std::string>{"evaluate", kExample, path("cut.txt.gz")},
                                                std::vector<std::string>{"--start", path("cut.txt.gz"), kExample, "5"}}) {

@@ -81,26 +81,7 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-// gzip (RFC 1952) of `text`, as `members` concatenated gzip members.
-std::string gzip(const std::string& text, int members = 1) {
-  std::string out;
-  size_t chunk = (text.size() + members - 1) / members;
-  for (int m = 0; m < members; ++m) {
-    std::string part = text.substr(std::min(text.size(), m * chunk), chunk);
-    z_stream zs{};
-    EXPECT_EQ(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    std::string buf(deflateBound(&zs, uLong(part.size())) + 64, '\0');
-    zs.next_in = (Bytef*)part.data();
-    zs.avail_in = uInt(part.size());
-    zs.next_out = (Bytef*)&buf[0];
-    zs.avail_out = uInt(buf.size());
-    EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-    buf.resize(zs.total_out);
-    deflateEnd(&zs);
-    out += buf;
-  }
-  return out;
-}
+using test_support::gzip;
 
 // The contest example, field by field, so that tests can break one part.
 struct Doc {
