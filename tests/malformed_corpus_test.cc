@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <chrono>
 #include <cstdint>
@@ -288,20 +287,6 @@ TEST(ModelLimits, InconsistentArraysAreRefusedNotRead) {
 
 // --- Out of memory while loading ------------------------------------------------
 
-std::string gzip_member(const std::string& text) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, uLong(text.size())) + 64, '\0');
-  zs.next_in = (Bytef*)text.data();
-  zs.avail_in = uInt(text.size());
-  zs.next_out = (Bytef*)&out[0];
-  zs.avail_out = uInt(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
-
 // A gzip bomb whose text must be kept: one edge matrix of 200 million zeros
 // (400 members of 1 MB of "0,", 1.6 GB as int64) under a 300 MB address space
 // limit: a clear message and exit 3, not std::terminate. (Blanks no longer
@@ -312,13 +297,13 @@ TEST_F(MalformedCorpus, OutOfMemoryWhileLoadingIsAnError) {
 #endif
   std::string zeros;
   for (int k = 0; k < (1 << 19); ++k) zeros += "0,";
-  const std::string member = gzip_member(zeros);
+  const std::string member = test_support::gzip(zeros);
   const std::string path = dir_ + "/bomb.json.gz";
   {
     std::ofstream f(path, std::ios::binary);
-    f << gzip_member("{\"problem\":{\"edges\":{\"costs\":[[");
+    f << test_support::gzip("{\"problem\":{\"edges\":{\"costs\":[[");
     for (int k = 0; k < 400; ++k) f << member;
-    f << gzip_member("0]]}}}");
+    f << test_support::gzip("0]]}}}");
   }
   const std::string expected = "iopddl: " + path + ": out of memory while loading the problem (after ";
   Outcome r = run({"--threads", "1", path, "5"}, "ulimit -v 300000; ");
