@@ -49,9 +49,6 @@ namespace iopddl {
   X(decision_randomness, double, 0.2, 0.0, 1.0,                                                                 \
     "eliminations by beliefs or near the best pick stuck nodes with randomness from this ...")                 \
   X(decision_spread, double, 0.6, 0.0, 1.0, "... to this much more (drawn per solve)")                          \
-  X(hub_flips, int, 32, 0, 1000000,                                                                            \
-    "global eliminations near the best with one hub set to another strategy go through this many nodes of highest degree in turn (0: none; hub_flips.h)") \
-  X(hub_flip_after, double, 0.3, 0.0, 1.0, "hub flips only after this share of the time (0: from the start)") \
   X(rule_decay, double, 0.95, 0.0, 1.0, "per round, the elimination rules' recent gains fade by this factor")  \
   X(lns_round_moves, int, 64, 1, 1000000000, "neighbourhood moves per run when a round budget is set")          \
   X(repair_over, double, 1.5, 1.0, 1e9,                                                                         \

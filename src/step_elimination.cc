@@ -6,14 +6,10 @@
 // gains: min-sum beliefs (randomised node order), the message-passing
 // rounding, the best answer (an exact move around it), or the rounding
 // without the prices (when the limit barely binds and the messages have
-// converged, the optimum or next to it); or a hub set to another strategy,
-// the best's decisions kept elsewhere (hub_flips.h). The first runs try
-// every rule once.
+// converged, the optimum or next to it). The first runs try every rule once.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
-#include "hub_flips.h"
 #include "lagrangian_bound.h"
 #include "message_passing.h"
 #include "roulette.h"
@@ -33,8 +29,6 @@ class EliminationStep : public SearchStep {
     if (!inited_) {
       inited_ = true;
       mp_.init(t.m);
-      hubs_.init(t.m, t.ctx->groups, t.prm.hub_flips);
-      fixed_ = t.all_free;
       // One thread keeps the Lagrangian bounds (lagrangian_bound.h): two
       // would climb the same dual.
       bool expected = false;
@@ -47,15 +41,10 @@ class EliminationStep : public SearchStep {
     ++calls_;
     t.relax.node_weights(&t.weight);
     if (!bound_passes(t)) return false;
-    const int rules = hubs_.empty() || !hubs_due(t) ? kRules - 1 : kRules;
-    int rule = calls_ <= rules ? int((calls_ - 1 + t.tid) % rules) : rules_.pick(&t.rng, rules);
-    int hub = -1;
-    int32_t hub_strategy = -1;
-    if (rule == 4 && !(has_cost(t.best_cost) && hubs_.next(t.m, t.best, &hub, &hub_strategy))) rule = 2;
+    int rule = calls_ <= kRules ? int((calls_ - 1 + t.tid) % kRules) : rules_.pick(&t.rng);
     if (rule == 2 && !has_cost(t.best_cost)) rule = 0;
     static constexpr Mechanism kRule[kRules] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
-                                                Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced,
-                                                Mechanism::kEliminationHub};
+                                                Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
     MechanismCount& count = at(t.counts, kRule[rule]);
     MechanismTimer timer(&count);
     // Global solves decide by min-sum beliefs; the neighbourhood search's
@@ -70,21 +59,14 @@ class EliminationStep : public SearchStep {
       eo.weight = nullptr;
       eo.hint = &rounded_;
     }
-    if (rule == 4) {  // the hub held at its new strategy, the rest near the best
-      eo.hint = &t.best;
-      fixed_[hub] = hub_strategy;
-    }
     if (rule == 2) {
       eo.hint = &t.best;
       eo.follow_hint = t.rng.below(2) ? 1.0 : 0.7 + 0.3 * t.rng.uniform();
       eo.randomness = t.prm.decision_randomness + t.prm.decision_spread * t.rng.uniform();
     }
-    const EliminationStats es = t.elim.solve(rule == 4 ? fixed_ : t.all_free, &y_, &t.rng, eo);
-    if (hub >= 0) fixed_[hub] = -1;
+    const EliminationStats es = t.elim.solve(t.all_free, &y_, &t.rng, eo);
     if (!es.complete) return false;
-    // Rules 3 and 4 did not minimise the priced problem (3 without the
-    // prices, 4 with a hub held): no subgradient.
-    if (rule < 3) {
+    if (rule != 3) {  // rule 3 did not minimise the priced problem: no subgradient
       SearchState pen;
       pen.init(t.m, y_);
       t.relax.update(y_, pen.cost, t.best_cost, &t.rng);
@@ -108,18 +90,8 @@ class EliminationStep : public SearchStep {
   void restart(ThreadState&) override { rules_.reset(); }
 
  private:
-  static constexpr int kRules = 5;  // the last, hub flips, only where there are hubs
+  static constexpr int kRules = 4;
   bool inited_ = false;
-  HubFlips hubs_;
-  // Hub flips only late in the run (hub_flip_after of the time): from the
-  // start they settle the search in its first basin sooner; from a poor
-  // basin they lead out of it.
-  bool hubs_due(ThreadState& t) {
-    if (t.prm.hub_flip_after <= 0 || t.counted()) return true;
-    const double total = std::chrono::duration<double>(t.ctx->deadline - t.ctx->start).count();
-    return t.ctx->elapsed() >= t.prm.hub_flip_after * total;
-  }
-  std::vector<int32_t> fixed_;  // all_free but for a hub held (rule 4)
   int64_t calls_ = 0;
   MessagePassing mp_;  // unpenalised: guidance and a bound
   std::vector<int32_t> rounded_, y_;

@@ -82,7 +82,7 @@ TEST(Params, ReachTheSearch) {
 
 // The elimination step's four rules, each counted as its own mechanism.
 const Mechanism kEliminationRules[] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
-                                       Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced, Mechanism::kEliminationHub};
+                                       Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
 
 // How often a solve tried mechanism k.
 int64_t tried(const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; }
