@@ -2,11 +2,16 @@
 // elimination on the priced problem whose answer moves the memory prices the
 // windows read (so it has a floor: it feeds the neighbourhood step).
 //
-// Its stuck nodes are decided by one of four rules drawn by their recent
+// Its stuck nodes are decided by one of five rules drawn by their recent
 // gains: min-sum beliefs (randomised node order), the message-passing
 // rounding, the best answer (an exact move around it), or the rounding
 // without the prices (when the limit barely binds and the messages have
-// converged, the optimum or next to it). The first runs try every rule once.
+// converged, the optimum or next to it); or beliefs with the node costs
+// scaled down, so that edges weigh more (edge_emphasis): the better answers
+// of a memory-bound instance differ from the poorer ones by long stretches
+// whose strategies agree along the edges, dearer in compute and cheaper in
+// communication, which a solve at the true costs rarely lands on. The first
+// runs try every rule once.
 #include <algorithm>
 #include <cmath>
 
@@ -41,10 +46,12 @@ class EliminationStep : public SearchStep {
     ++calls_;
     t.relax.node_weights(&t.weight);
     if (!bound_passes(t)) return false;
-    int rule = calls_ <= kRules ? int((calls_ - 1 + t.tid) % kRules) : rules_.pick(&t.rng);
+    const int rules = t.prm.edge_emphasis > 0 ? kRules : kRules - 1;
+    int rule = calls_ <= rules ? int((calls_ - 1 + t.tid) % rules) : rules_.pick(&t.rng, rules);
     if (rule == 2 && !has_cost(t.best_cost)) rule = 0;
     static constexpr Mechanism kRule[kRules] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
-                                                Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
+                                                Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced,
+                                                Mechanism::kEliminationEdges};
     MechanismCount& count = at(t.counts, kRule[rule]);
     MechanismTimer timer(&count);
     // Global solves decide by min-sum beliefs; the neighbourhood search's
@@ -53,7 +60,8 @@ class EliminationStep : public SearchStep {
     eo.weight = &t.weight;
     eo.belief_every = t.prm.belief_every;
     eo.should_stop = &t.stop;
-    if (rule == 0) eo.randomness = t.prm.decision_randomness + t.prm.decision_spread * t.rng.uniform();
+    if (rule == 0 || rule == 4) eo.randomness = t.prm.decision_randomness + t.prm.decision_spread * t.rng.uniform();
+    if (rule == 4) eo.node_scale = 1.0 - t.prm.edge_emphasis * t.rng.uniform();
     if (rule == 1) eo.hint = &rounded_;
     if (rule == 3) {
       eo.weight = nullptr;
@@ -66,7 +74,9 @@ class EliminationStep : public SearchStep {
     }
     const EliminationStats es = t.elim.solve(t.all_free, &y_, &t.rng, eo);
     if (!es.complete) return false;
-    if (rule != 3) {  // rule 3 did not minimise the priced problem: no subgradient
+    // Rules 3 and 4 did not minimise the priced problem (3 without the prices,
+    // 4 with the node costs scaled): no subgradient.
+    if (rule < 3) {
       SearchState pen;
       pen.init(t.m, y_);
       t.relax.update(y_, pen.cost, t.best_cost, &t.rng);
@@ -90,7 +100,7 @@ class EliminationStep : public SearchStep {
   void restart(ThreadState&) override { rules_.reset(); }
 
  private:
-  static constexpr int kRules = 4;
+  static constexpr int kRules = 5;  // the last only with edge_emphasis > 0
   bool inited_ = false;
   int64_t calls_ = 0;
   MessagePassing mp_;  // unpenalised: guidance and a bound

@@ -221,6 +221,7 @@ export type MechanismName =
   | 'eliminationRounding'
   | 'eliminationBest'
   | 'eliminationUnpriced'
+  | 'eliminationEdges'
   | 'connectedWindow'
   | 'timeWindow'
   | 'ejection'
