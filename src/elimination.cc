@@ -349,7 +349,7 @@ void EliminationSolver::kernel_unary(int i, const EliminationOptions& o) {
   // In doubles: two usages of opposite signs could overflow an int64 difference.
   const double least = w != 0 ? double(m.least_usage(i)) : 0.0;
   for (int k = 0; k < m.dom_size(i); ++k)
-    u[k] = o.node_scale * m.node_cost(i, d[k]) + w * (double(m.usage(i, d[k])) - least) + (m.usage(i, d[k]) > cap ? m.big : 0.0);
+    u[k] = m.node_cost(i, d[k]) + w * (double(m.usage(i, d[k])) - least) + (m.usage(i, d[k]) > cap ? m.big : 0.0);
 }
 
 // Free node i's edges: those to fixed nodes folded into its unary, those to

@@ -38,9 +38,6 @@ struct EliminationOptions {
   // edge costs (each node priced on its usage above its least, the same
   // minimum). Null: no prices.
   const std::vector<double>* weight = nullptr;
-  // The node costs' weight against the edges' (1: the problem's own). Below
-  // 1 the solve leans towards strategies that agree along the edges.
-  double node_scale = 1.0;
   // In [0, 1]: perturbs which node is decided when elimination is stuck.
   double randomness = 0.0;
   // An assignment: a decided node takes its hinted strategy, so the answer is

@@ -19,7 +19,6 @@ namespace iopddl {
   X(kEliminationRounding, "eliminationRounding", "global elimination, decisions by the rounding")   \
   X(kEliminationBest, "eliminationBest", "global elimination, decisions near the best answer")      \
   X(kEliminationUnpriced, "eliminationUnpriced", "global elimination, rounding without the prices") \
-  X(kEliminationEdges, "eliminationEdges", "global elimination by beliefs, the node costs scaled down against the edges'") \
   X(kConnectedWindow, "connectedWindow", "neighbourhood: connected window re-solved")               \
   X(kTimeWindow, "timeWindow", "neighbourhood: nodes alive at one moment re-solved")               \
   X(kEjection, "ejection", "neighbourhood: one node or group ejected, overflow repaired")          \

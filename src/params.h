@@ -49,8 +49,6 @@ namespace iopddl {
   X(decision_randomness, double, 0.2, 0.0, 1.0,                                                                 \
     "eliminations by beliefs or near the best pick stuck nodes with randomness from this ...")                 \
   X(decision_spread, double, 0.6, 0.0, 1.0, "... to this much more (drawn per solve)")                          \
-  X(edge_emphasis, double, 0.5, 0.0, 1.0,                                                                      \
-    "a fifth elimination rule decides by beliefs with the node costs scaled by a factor drawn from [1 - this, 1] (0: no such rule)") \
   X(rule_decay, double, 0.95, 0.0, 1.0, "per round, the elimination rules' recent gains fade by this factor")  \
   X(lns_round_moves, int, 64, 1, 1000000000, "neighbourhood moves per run when a round budget is set")          \
   X(repair_over, double, 1.5, 1.0, 1e9,                                                                         \

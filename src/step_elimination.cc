@@ -2,16 +2,11 @@
 // elimination on the priced problem whose answer moves the memory prices the
 // windows read (so it has a floor: it feeds the neighbourhood step).
 //
-// Its stuck nodes are decided by one of five rules drawn by their recent
+// Its stuck nodes are decided by one of four rules drawn by their recent
 // gains: min-sum beliefs (randomised node order), the message-passing
 // rounding, the best answer (an exact move around it), or the rounding
 // without the prices (when the limit barely binds and the messages have
-// converged, the optimum or next to it); or beliefs with the node costs
-// scaled down, so that edges weigh more (edge_emphasis): the better answers
-// of a memory-bound instance differ from the poorer ones by long stretches
-// whose strategies agree along the edges, dearer in compute and cheaper in
-// communication, which a solve at the true costs rarely lands on. The first
-// runs try every rule once.
+// converged, the optimum or next to it). The first runs try every rule once.
 #include <algorithm>
 #include <cmath>
 
@@ -46,12 +41,10 @@ class EliminationStep : public SearchStep {
     ++calls_;
     t.relax.node_weights(&t.weight);
     if (!bound_passes(t)) return false;
-    const int rules = t.prm.edge_emphasis > 0 ? kRules : kRules - 1;
-    int rule = calls_ <= rules ? int((calls_ - 1 + t.tid) % rules) : rules_.pick(&t.rng, rules);
+    int rule = calls_ <= kRules ? int((calls_ - 1 + t.tid) % kRules) : rules_.pick(&t.rng);
     if (rule == 2 && !has_cost(t.best_cost)) rule = 0;
     static constexpr Mechanism kRule[kRules] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
-                                                Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced,
-                                                Mechanism::kEliminationEdges};
+                                                Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
     MechanismCount& count = at(t.counts, kRule[rule]);
     MechanismTimer timer(&count);
     // Global solves decide by min-sum beliefs; the neighbourhood search's
@@ -60,8 +53,7 @@ class EliminationStep : public SearchStep {
     eo.weight = &t.weight;
     eo.belief_every = t.prm.belief_every;
     eo.should_stop = &t.stop;
-    if (rule == 0 || rule == 4) eo.randomness = t.prm.decision_randomness + t.prm.decision_spread * t.rng.uniform();
-    if (rule == 4) eo.node_scale = 1.0 - t.prm.edge_emphasis * t.rng.uniform();
+    if (rule == 0) eo.randomness = t.prm.decision_randomness + t.prm.decision_spread * t.rng.uniform();
     if (rule == 1) eo.hint = &rounded_;
     if (rule == 3) {
       eo.weight = nullptr;
@@ -74,9 +66,7 @@ class EliminationStep : public SearchStep {
     }
     const EliminationStats es = t.elim.solve(t.all_free, &y_, &t.rng, eo);
     if (!es.complete) return false;
-    // Rules 3 and 4 did not minimise the priced problem (3 without the prices,
-    // 4 with the node costs scaled): no subgradient.
-    if (rule < 3) {
+    if (rule != 3) {  // rule 3 did not minimise the priced problem: no subgradient
       SearchState pen;
       pen.init(t.m, y_);
       t.relax.update(y_, pen.cost, t.best_cost, &t.rng);
@@ -100,7 +90,7 @@ class EliminationStep : public SearchStep {
   void restart(ThreadState&) override { rules_.reset(); }
 
  private:
-  static constexpr int kRules = 5;  // the last only with edge_emphasis > 0
+  static constexpr int kRules = 4;
   bool inited_ = false;
   int64_t calls_ = 0;
   MessagePassing mp_;  // unpenalised: guidance and a bound

@@ -80,10 +80,9 @@ TEST(Params, ReachTheSearch) {
   EXPECT_LT(c.stats.windows, a.stats.windows);
 }
 
-// The elimination step's rules, each counted as its own mechanism.
+// The elimination step's four rules, each counted as its own mechanism.
 const Mechanism kEliminationRules[] = {Mechanism::kEliminationBeliefs, Mechanism::kEliminationRounding,
-                                       Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced,
-                                       Mechanism::kEliminationEdges};
+                                       Mechanism::kEliminationBest, Mechanism::kEliminationUnpriced};
 
 // How often a solve tried mechanism k.
 int64_t tried(const SolveResult& r, Mechanism k) { return r.stats.mechanisms[int(k)].tried; }
@@ -200,20 +199,6 @@ TEST(Params, RuleCreditCrossoverRewardsTheRulesWhoseAnswersCrossWell) {
 }
 
 // A warm start is validated, and nothing reported is worse than it.
-// edge_emphasis: the fifth rule runs only when it is above 0, and the other
-// rules are drawn as before.
-TEST(Params, EdgeEmphasisZeroDropsTheFifthRule) {
-  Problem p = load("asplos-2025-iopddl-G.json.gz");
-  SolveOptions o = rounds(100);
-  ASSERT_TRUE(set_param(&o.params, "proof_max_strategies", 0).ok);  // else proven and done at once
-  const SolveResult on = solve(p, o);
-  ASSERT_TRUE(on.feasible);
-  EXPECT_GT(tried(on, Mechanism::kEliminationEdges), 0);
-  const SolveResult off = solve_with(p, o, "edge_emphasis", 0.0);
-  EXPECT_EQ(tried(off, Mechanism::kEliminationEdges), 0);
-  EXPECT_GT(tried(off, Mechanism::kEliminationBeliefs), 0);
-}
-
 TEST(WarmStart, NeverWorseThanTheStart) {
   Problem p = load("asplos-2025-iopddl-G.json.gz");
   SolveOptions o = rounds(3);

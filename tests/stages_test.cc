@@ -201,38 +201,6 @@ TEST(Elimination, HugePriceKeepsTheCostsAmongLeastUsage) {
   }
 }
 
-// node_scale weighs the node costs against the edges: two nodes whose
-// cheapest strategies disagree at an edge cost of 8 (total 8), or agree at a
-// node cost of 10 or 12. At the true costs the disagreement wins; with the
-// node costs halved, agreement at 5.
-TEST(Elimination, NodeScaleLeansTowardsAgreementAlongTheEdges) {
-  Problem p;
-  p.name = "node-scale";
-  p.interval_lo = {0, 0};
-  p.interval_hi = {1, 1};
-  p.node_cost = {0, 10, 12, 0};
-  p.node_usage = {1, 1, 1, 1};
-  p.strategy_offset = {0, 2, 4};
-  p.edge_u = {0};
-  p.edge_v = {1};
-  p.edge_cost = {0, 8, 100, 0};  // (s0, s1) at s0 * 2 + s1
-  p.edge_cost_offset = {0, 4};
-  finalize_problem(&p);
-  SearchModel m;
-  m.build(p);
-  m.build_matrices();
-  for (double scale : {1.0, 0.5}) {
-    EliminationSolver elim;
-    elim.init(m);
-    Rng rng(1);
-    std::vector<int32_t> y, all_free(m.n, -1);
-    EliminationOptions eo;
-    eo.node_scale = scale;
-    ASSERT_TRUE(elim.solve(all_free, &y, &rng, eo).complete);
-    EXPECT_EQ(y, scale == 1.0 ? (std::vector<int32_t>{0, 1}) : (std::vector<int32_t>{1, 1})) << "scale " << scale;
-  }
-}
-
 // Per-segment multipliers: a node's weight is the sum over its segments, the
 // offset is the limit times their total, and for any assignment within the
 // limit the prices add up to at most the offset (which makes the bound valid).

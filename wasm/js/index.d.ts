@@ -221,7 +221,6 @@ export type MechanismName =
   | 'eliminationRounding'
   | 'eliminationBest'
   | 'eliminationUnpriced'
-  | 'eliminationEdges'
   | 'connectedWindow'
   | 'timeWindow'
   | 'ejection'
