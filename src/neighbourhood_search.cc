@@ -16,8 +16,6 @@ void NeighbourhoodSearch::init(const SearchModel& m, EliminationSolver* elim, Lo
   ready_ = false;
   seen_.assign(m.n, 0);
   cap_.assign(m.n, INT64_MAX);
-  rank_.assign(m.n, 0);
-  for (int k = 0; k < int(m.order.size()); ++k) rank_[m.order[k]] = k;
   overlap_.init(m.p->num_segments());
   kinds_.init(kKinds, m.params, 0);
   moves_ = 0;

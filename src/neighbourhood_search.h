@@ -115,7 +115,6 @@ class NeighbourhoodSearch {
   void segment_prices();  // scaled_ on the window's nodes from lambda_
   void window_profile();  // window_usage_ from cur_
   int seg_lo_ = 0, seg_hi_ = 0;                 // the window's span of segments
-  std::vector<int32_t> rank_;                   // per node, its place in the model's sweep order
   std::vector<double> lambda_, gradient_, lambda_sum_;
   std::vector<int64_t> rest_usage_, window_usage_;
   std::vector<std::pair<int, int>> part_best_;  // (node, strategy) of the cheapest answer that fits

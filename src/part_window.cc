@@ -80,14 +80,6 @@ bool NeighbourhoodSearch::part_window(Rng* rng, const std::function<bool()>& sto
   undo_.clear();
   part_of_difference(rng);
   if (window_.empty()) return false;
-  // The solve's belief sweeps and its ties between nodes to decide follow the
-  // window's order. In the walk's order, from a random node, the same part
-  // lands in the better basin from some starts and not from others; in the
-  // model's sweep order (by live interval) the messages run along the
-  // program, as the rounding's do.
-  const int order = m.params.part_window_order;
-  if (order == 1 || (order == 2 && rng->below(2) == 0))
-    std::sort(window_.begin(), window_.end(), [&](int a, int b) { return rank_[a] < rank_[b]; });
   for (int x : window_) cap_[x] = INT64_MAX;
   seg_lo_ = INT_MAX;
   seg_hi_ = 0;
