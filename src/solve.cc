@@ -119,7 +119,7 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   result.stats.threads = threads;
   ctx.threads = threads;
   for (int t = 0; t < threads; ++t) s.threads.emplace_back(new SearchThread(&ctx, t));
-  s.finished = false;
+  s.finished = s.rs.wiped_out && options.end_when_proven_infeasible;
   ctx.report(ProgressEvent::kStart);
 }
 
@@ -183,8 +183,9 @@ SolveResult SolveSession::result() {
   SolveResult result = s.result;
   if (!result.status.ok || s.threads.empty()) return result;
   SearchContext& ctx = s.ctx;
-  s.incumbent.snapshot(&result.assignment, &result.evaluation);
-  result.feasible = result.evaluation.feasible();
+  // No answer yet (a solve ended before its first round): not feasible.
+  const bool has_answer = s.incumbent.snapshot(&result.assignment, &result.evaluation);
+  result.feasible = has_answer && result.evaluation.feasible();
   {
     std::lock_guard<std::mutex> lock(ctx.progress_mu);
     result.has_lower_bound = ctx.has_lower_bound;

@@ -61,6 +61,11 @@ struct SolveOptions {
   // memory; `has` false: none). Feasibility, the bounds and the answer's
   // evaluation are all judged against it. Unset: the file's.
   std::optional<UsageLimit> usage_limit;
+  // End as soon as the reductions prove that nothing fits, instead of
+  // searching on for the least-violating answer (whatever answer the solve
+  // holds then is the result, possibly none). For callers with no use for
+  // that answer: the sweep.
+  bool end_when_proven_infeasible = false;
   // The search's tuned values (params.h); set them through set_param(), which
   // checks names and ranges.
   Params params;

@@ -43,30 +43,6 @@ void take_if_cheaper(const SweepPoint& smaller, SweepPoint* pt) {
   pt->from_neighbour = true;
 }
 
-// Where the curve is least known: the stretch between two points (by limit)
-// with the largest fall in cost times its width in log(limit), split at its
-// geometric middle. None when no stretch has room for another limit.
-std::optional<int64_t> split_limit(const std::vector<SweepPoint>& pts) {
-  int best = -1;
-  double best_score = -1;
-  for (size_t k = 0; k + 1 < pts.size(); ++k) {
-    const int64_t a = pts[k].limit, b = pts[k + 1].limit;
-    if (b - a < 2) continue;
-    const double width = std::log(double(b) / double(std::max<int64_t>(a, 1)));
-    const double fall = pts[k].feasible ? std::max(0.0, double(pts[k].cost - pts[k + 1].cost)) : 1e300;
-    // No fall anywhere: the widest stretch.
-    const double score = fall * width + width * 1e-300;
-    if (score > best_score) {
-      best = int(k);
-      best_score = score;
-    }
-  }
-  if (best < 0) return std::nullopt;
-  const int64_t a = pts[best].limit, b = pts[best + 1].limit;
-  const int64_t mid = int64_t(std::sqrt(double(std::max<int64_t>(a, 1)) * double(b)));
-  return std::min(std::max(mid, a + 1), b - 1);
-}
-
 // The finished sweep's costs and bounds made monotone in the limit.
 void make_monotone(SweepResult* out) {
   std::vector<SweepPoint>& pts = out->points;
@@ -93,6 +69,34 @@ void make_monotone(SweepResult* out) {
 }
 
 }  // namespace
+
+std::optional<int64_t> split_limit(const std::vector<SweepPoint>& pts) {
+  // A stretch whose smaller end has no plan has no known fall: it is given
+  // the largest one known, so that finding where plans start to fit competes
+  // with the rest of the curve by width instead of taking every point.
+  double largest_fall = 0;
+  for (size_t k = 0; k + 1 < pts.size(); ++k)
+    if (pts[k].feasible) largest_fall = std::max(largest_fall, double(pts[k].cost - pts[k + 1].cost));
+  int best = -1;
+  double best_score = -1;
+  for (size_t k = 0; k + 1 < pts.size(); ++k) {
+    const int64_t a = pts[k].limit, b = pts[k + 1].limit;
+    if (b - a < 2) continue;
+    const double width = std::log(double(b) / double(std::max<int64_t>(a, 1)));
+    const double fall = pts[k].feasible ? std::max(0.0, double(pts[k].cost - pts[k + 1].cost)) : largest_fall;
+    // No fall anywhere: the widest stretch.
+    const double score = fall * width + width * 1e-300;
+    if (score > best_score) {
+      best = int(k);
+      best_score = score;
+    }
+  }
+  if (best < 0) return std::nullopt;
+  const int64_t a = pts[best].limit, b = pts[best + 1].limit;
+  const int64_t mid = int64_t(std::sqrt(double(std::max<int64_t>(a, 1)) * double(b)));
+  return std::min(std::max(mid, a + 1), b - 1);
+}
+
 
 struct SweepSession::State {
   // What the sweep solves next, in this order.
@@ -155,22 +159,30 @@ struct SweepSession::State {
     SolveOptions so = options.solve;
     so.usage_limit = limit;
     so.start = start ? *start : std::vector<int32_t>{};
+    // A point where nothing fits shows the least-usage plan; no time goes on
+    // searching for a least-violating one.
+    so.end_when_proven_infeasible = true;
     so.time_limit_seconds = left() / std::max(1, solves_left);
     --solves_left;
     solving.reset(new SolveSession(problem, so));
+  }
+
+  // A point where nothing fits: the least-usage plan, the nearest to fitting.
+  SweepPoint infeasible_point(int64_t limit) const {
+    SweepPoint pt;
+    pt.limit = limit;
+    pt.assignment = least_plan;
+    pt.cost = least_ev.total_cost;
+    pt.peak_usage = least_ev.peak_usage;
+    pt.proven_infeasible = true;
+    return pt;
   }
 
   // A point at `limit`: solved from the next smaller point's plan, or, below
   // the least peak, where nothing fits, the least-usage plan at once.
   void start_point(int64_t limit) {
     if (Int128(limit) < out.least_peak) {
-      SweepPoint pt;
-      pt.limit = limit;
-      pt.assignment = least_plan;
-      pt.cost = least_ev.total_cost;
-      pt.peak_usage = least_ev.peak_usage;
-      pt.proven_infeasible = true;
-      add(std::move(pt));
+      add(infeasible_point(limit));
       return;
     }
     solving_free = false;
@@ -236,6 +248,10 @@ struct SweepSession::State {
       SweepPoint pt;
       pt.limit = solving_limit;
       fill(problem, r, &pt);
+      if (r.proven_infeasible() && r.assignment.empty()) {
+        pt = infeasible_point(solving_limit);
+        pt.seconds = r.elapsed_seconds;
+      }
       add(std::move(pt));
       return;
     }

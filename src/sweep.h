@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "solver.h"
@@ -43,7 +44,7 @@ struct SweepOptions {
   // without a limit (one more solve, whose plan is the last point's), with
   // the file's limit when it lies between, and the rest where the curve is
   // least known: each splits the stretch with the largest fall in cost times
-  // its width in log(limit), at its geometric middle.
+  // its width in log(limit), at its geometric middle (split_limit below).
   std::vector<int64_t> limits;
   int points = 9;
   // Called after each point's solve, in the order solved (which is not the
@@ -61,6 +62,12 @@ struct SweepResult {
   Int128 free_lower_bound = 0;    // holds at every limit
   std::vector<SweepPoint> points;  // by limit, increasing; costs non-increasing, bounds non-increasing
 };
+
+// Where the curve is least known, given the points so far (by limit): the
+// stretch between two neighbours with the largest fall in cost times its
+// width in log(limit), split at its geometric middle. None when no stretch
+// has room for another limit. The sweep's own choice of its next point.
+std::optional<int64_t> split_limit(const std::vector<SweepPoint>& pts);
 
 // Sweeps within options.solve.time_limit_seconds (a session run to the end).
 SweepResult sweep(const Problem& problem, const SweepOptions& options);

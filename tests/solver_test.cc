@@ -408,6 +408,45 @@ TEST(Solver, ReportsInfeasibleWhenNothingFits) {
   EXPECT_EQ(r.assignment.size(), 2u);
 }
 
+// Two nodes alive together: at the least peak (10) both must take their
+// least usage, a pair the edge forbids, so the reductions empty a domain.
+const char* kForbiddenAtTheLeastPeak =
+    R"({"problem":{"nodes":{"intervals":[[0,2],[0,2]],"costs":[[1,0],[1,0]],"usages":[[5,9],[5,9]]},
+        "edges":{"nodes":[[0,1]],"costs":[[1000000000000000000,0,0,0]]},"usage_limit":10}})";
+
+// By default a solve proven infeasible searches on for the least-violating
+// answer; with end_when_proven_infeasible it ends before its first round.
+TEST(Solver, EndsWhenProvenInfeasibleOnlyWhenAsked) {
+  Problem p;
+  ASSERT_TRUE(load_problem_from_buffer(kForbiddenAtTheLeastPeak, "inline", &p).ok);
+  SolveOptions o = rounds(3);
+  {
+    SolveSession session(p, o);
+    ASSERT_TRUE(session.status().ok);
+    EXPECT_FALSE(session.finished());
+    while (session.run(1e9)) {
+    }
+    const SolveResult r = session.result();
+    EXPECT_TRUE(r.proven_infeasible());
+    EXPECT_EQ(r.assignment.size(), 2u);
+    EXPECT_GT(r.stats.counter(Counter::rounds), 0);
+  }
+  o.end_when_proven_infeasible = true;
+  SolveSession session(p, o);
+  ASSERT_TRUE(session.status().ok);
+  EXPECT_TRUE(session.finished());
+  EXPECT_FALSE(session.run(1e9));
+  const SolveResult r = session.result();
+  EXPECT_TRUE(r.proven_infeasible());
+  EXPECT_FALSE(r.feasible);
+  EXPECT_EQ(r.stats.counter(Counter::rounds), 0);
+  // The same problem with room for one larger usage is feasible, flag or not.
+  o.usage_limit = UsageLimit{true, 14};
+  const SolveResult wider = solve(p, o);
+  EXPECT_TRUE(wider.feasible);
+  EXPECT_EQ(wider.evaluation.total_cost, 1);
+}
+
 // A solve at another usage limit (SolveOptions::usage_limit) is the solve of
 // the same problem whose file said that limit: the same answer, bound and
 // verdict under a round budget, at limits from the least peak to none, and

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <set>
 
+#include "load_json.h"
 #include "random_instance.h"
 #include "sweep.h"
 #include "test_data.h"
@@ -151,6 +152,83 @@ TEST(Sweep, ChoosesItsPointsFromTheLeastPeakToTheFreePlan) {
   EXPECT_GT(slices, 3 * int(parts.points.size()));
 }
 
+static SweepPoint at(int64_t limit, bool feasible, Int128 cost) {
+  SweepPoint pt;
+  pt.limit = limit;
+  pt.feasible = feasible;
+  pt.cost = cost;
+  return pt;
+}
+
+// The next point goes where the fall in cost times the width in log(limit)
+// is largest, at the stretch's geometric middle.
+TEST(SweepSplit, SplitsTheLargestFallTimesWidth) {
+  // Equal widths (factor 4 each): the larger fall wins.
+  std::optional<int64_t> s = split_limit({at(100, true, 900), at(400, true, 800), at(1600, true, 100)});
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(*s, 800);
+  // Equal falls: the wider stretch wins.
+  s = split_limit({at(100, true, 900), at(200, true, 500), at(1600, true, 100)});
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(*s, 565);  // floor(sqrt(200 * 1600))
+  // A flat curve: the widest stretch.
+  s = split_limit({at(100, true, 5), at(200, true, 5), at(1600, true, 5)});
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(*s, 565);
+  // No room anywhere.
+  EXPECT_FALSE(split_limit({at(100, true, 9), at(101, true, 5), at(102, true, 1)}).has_value());
+  EXPECT_FALSE(split_limit({at(100, true, 9)}).has_value());
+}
+
+// A stretch from a point where nothing fits has no known fall. It counts
+// the largest fall known, so a narrow one next to the least peak no longer
+// takes every point (K: the least peak 429.4M proven infeasible, the file's
+// limit 472.1M, the free plan's peak 6,376M; the sweep placed six of its
+// nine points below the file's limit and none above it).
+TEST(SweepSplit, AStretchWithoutAPlanCountsTheLargestFallKnown) {
+  const std::vector<SweepPoint> k = {at(429430072, false, 0), at(472141920, true, 2233581322),
+                                     at(6376379148, true, 610951352)};
+  std::optional<int64_t> s = split_limit(k);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_GT(*s, 472141920);
+  EXPECT_LT(*s, 6376379148);
+  // As wide as the rest, it is split first on a tie of falls (it comes first).
+  s = split_limit({at(100, false, 0), at(400, true, 900), at(1600, true, 100)});
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(*s, 200);
+  // Wider than the stretch with the largest fall: split first.
+  s = split_limit({at(100, false, 0), at(1600, true, 900), at(3200, true, 100)});
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(*s, 400);
+  // Nothing fits below the free plan: the widest stretch.
+  s = split_limit({at(100, false, 0), at(200, false, 0), at(1600, true, 1)});
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(*s, 565);
+}
+
+// A point the reductions prove infeasible (at the least peak, the two
+// least usages are a forbidden pair) gets no search: the least-usage plan,
+// marked proven infeasible, and the next point is still solved.
+TEST(Sweep, APointProvenInfeasibleShowsTheLeastUsagePlan) {
+  Problem p;
+  ASSERT_TRUE(load_problem_from_buffer(
+      R"({"problem":{"nodes":{"intervals":[[0,2],[0,2]],"costs":[[1,0],[1,0]],"usages":[[5,9],[5,9]]},
+          "edges":{"nodes":[[0,1]],"costs":[[1000000000000000000,0,0,0]]},"usage_limit":10}})", "inline", &p).ok);
+  SweepOptions o;
+  o.solve = test_support::rounds(3, 1, 1);
+  o.limits = {10, 14};
+  const SweepResult r = sweep(p, o);
+  ASSERT_TRUE(r.status.ok) << r.status.message;
+  ASSERT_EQ(r.points.size(), 2u);
+  EXPECT_EQ(Int128(r.points[0].limit), r.least_peak);
+  EXPECT_TRUE(r.points[0].proven_infeasible);
+  EXPECT_FALSE(r.points[0].feasible);
+  EXPECT_EQ(r.points[0].assignment, (std::vector<int32_t>{0, 0}));
+  EXPECT_EQ(r.points[0].peak_usage, 10);
+  EXPECT_TRUE(r.points[1].feasible);
+  EXPECT_EQ(r.points[1].cost, 1);
+}
+
 TEST(Sweep, RefusesBadLimitsAndPoints) {
   const Problem p = test_support::load("example.json");
   SweepOptions o;
@@ -175,7 +253,7 @@ TEST(Sweep, RefusesBadLimitsAndPoints) {
 // In slices far shorter than its solves, a session under a round budget gives
 // sweep()'s points, chosen or given, reported in the same order.
 TEST(SweepSession, SlicedIsTheWholeSweep) {
-  int slices_total = 0, points_total = 0;
+  int slices_total = 0, points_searched = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     const Problem p = test_support::random_instance(seed, 24, 4);
     const int64_t least = int64_t(least_peak_usage(p));
@@ -195,10 +273,11 @@ TEST(SweepSession, SlicedIsTheWholeSweep) {
       EXPECT_EQ(sliced_order, whole_order) << at;
       expect_monotone(p, parts, at);
       slices_total += slices;
-      points_total += int(parts.points.size());
+      for (const SweepPoint& pt : parts.points) points_searched += pt.feasible;
     }
   }
-  EXPECT_GT(slices_total, points_total) << "the slices cut into the solves";
+  // Points proven infeasible take no slice of their own.
+  EXPECT_GT(slices_total, points_searched) << "the slices cut into the solves";
 }
 
 // Stopped while its third solve runs, a session ends at once: the points
