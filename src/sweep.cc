@@ -97,7 +97,6 @@ std::optional<int64_t> split_limit(const std::vector<SweepPoint>& pts) {
   return std::min(std::max(mid, a + 1), b - 1);
 }
 
-
 struct SweepSession::State {
   // What the sweep solves next, in this order.
   enum class Next {
@@ -167,7 +166,7 @@ struct SweepSession::State {
     solving.reset(new SolveSession(problem, so));
   }
 
-  // A point where nothing fits: the least-usage plan, the nearest to fitting.
+  // A point where nothing fits: the least-usage plan (no plan peaks lower).
   SweepPoint infeasible_point(int64_t limit) const {
     SweepPoint pt;
     pt.limit = limit;
