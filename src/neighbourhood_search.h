@@ -112,8 +112,6 @@ class NeighbourhoodSearch {
   // part_window.cc
   bool part_window(Rng* rng, const std::function<bool()>& stop, bool* complete);
   void part_of_difference(Rng* rng);
-  bool solve_part(Rng* rng, const std::function<bool()>& stop, bool* complete, bool* found);
-  std::vector<int32_t> raw_;  // a part window's last raw answer (part_window_resolve)
   void segment_prices();  // scaled_ on the window's nodes from lambda_
   void window_profile();  // window_usage_ from cur_
   int seg_lo_ = 0, seg_hi_ = 0;                 // the window's span of segments

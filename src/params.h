@@ -117,8 +117,6 @@ namespace iopddl {
   X(part_window_solves, int, 30, 1, 1000,                                                                        \
     "a part window is solved this many times, its prices per time segment moved by a subgradient step after each") \
   X(part_window_max, int, 4096, 16, 1000000, "a part window's most nodes (a larger part: a connected piece of it)") \
-  X(part_window_resolve, int, 1, 0, 1,                                                                           \
-    "a part window with no cheaper answer solves again, as a window, the nodes its last raw answer changed (0: no)") \
   X(part_partner, int, 1, 0, 1,                                                                                  \
     "the part windows' partner on a thread that holds neither a rounding nor the proof search: 0 none, 1 the latest answer of any thread's rounding") \
   X(elimination_partner, int, 1, 0, 2,                                                                           \

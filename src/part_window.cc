@@ -76,33 +76,10 @@ void NeighbourhoodSearch::segment_prices() {
 }
 
 bool NeighbourhoodSearch::part_window(Rng* rng, const std::function<bool()>& stop, bool* complete) {
+  const SearchModel& m = *m_;
   undo_.clear();
   part_of_difference(rng);
   if (window_.empty()) return false;
-  bool found = false;
-  if (!solve_part(rng, stop, complete, &found)) return false;
-  // No answer fits cheaper: the nodes the last raw answer changed (a
-  // connected piece of them) are solved again as a window of their own.
-  if (!found && m_->params.part_window_resolve && !raw_.empty()) {
-    const std::vector<int32_t>* given = partner;
-    partner = &raw_;
-    part_of_difference(rng);
-    partner = given;
-    if (!window_.empty() && !solve_part(rng, stop, complete, &found)) return false;
-  }
-  if (!found) return true;  // tried, nothing better
-  for (auto& [x, t] : part_best_)
-    if (cur_.s[x] != t) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, t); }
-  return true;
-}
-
-// window_ re-solved part_window_solves times under prices per segment, each
-// answer repaired and polished; *found when one fits cheaper than cur_ (then
-// part_best_ holds it). raw_: the last solve's answer before its repair.
-// False when the window has no span or a solve did not complete.
-bool NeighbourhoodSearch::solve_part(Rng* rng, const std::function<bool()>& stop, bool* complete, bool* found) {
-  const SearchModel& m = *m_;
-  raw_.clear();
   for (int x : window_) cap_[x] = INT64_MAX;
   seg_lo_ = INT_MAX;
   seg_hi_ = 0;
@@ -127,11 +104,11 @@ bool NeighbourhoodSearch::solve_part(Rng* rng, const std::function<bool()>& stop
   const double start_cost = cur_.cost;
   double best = start_cost, best_dual = -INFINITY, theta = 1.0;
   int stalled = 0;
+  bool found = false;
   for (int solve = 0; solve < m.params.part_window_solves; ++solve) {
     segment_prices();
     *complete = solve_window(eo, rng);
     if (!*complete) return false;
-    if (m.params.part_window_resolve) raw_ = cur_.s;
     // The Lagrangian's value at these prices and its subgradient, the usage
     // over the limit per segment (only where it rises or a price can fall).
     window_profile();
@@ -146,7 +123,7 @@ bool NeighbourhoodSearch::solve_part(Rng* rng, const std::function<bool()>& stop
       repair_and_descend(rng, stop);
       if (cur_.within_limit() && cur_.cost < best - 1e-9 * std::abs(best)) {
         best = cur_.cost;
-        *found = true;
+        found = true;
         part_best_.clear();
         for (auto& u : undo_) part_best_.push_back({u.first, cur_.s[u.first]});
       }
@@ -164,6 +141,9 @@ bool NeighbourhoodSearch::solve_part(Rng* rng, const std::function<bool()>& stop
     const double step = theta * std::max(start_cost - dual, 1e-4 * std::abs(start_cost)) / norm;
     for (int s = 0; s < span; ++s) lambda_[s] = std::max(0.0, lambda_[s] + step * gradient_[s]);
   }
+  if (!found) return true;  // tried, nothing better
+  for (auto& [x, t] : part_best_)
+    if (cur_.s[x] != t) { undo_.push_back({x, cur_.s[x]}); cur_.set(x, t); }
   return true;
 }
 
