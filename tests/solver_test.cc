@@ -408,17 +408,10 @@ TEST(Solver, ReportsInfeasibleWhenNothingFits) {
   EXPECT_EQ(r.assignment.size(), 2u);
 }
 
-// Two nodes alive together: at the least peak (10) both must take their
-// least usage, a pair the edge forbids, so the reductions empty a domain.
-const char* kForbiddenAtTheLeastPeak =
-    R"({"problem":{"nodes":{"intervals":[[0,2],[0,2]],"costs":[[1,0],[1,0]],"usages":[[5,9],[5,9]]},
-        "edges":{"nodes":[[0,1]],"costs":[[1000000000000000000,0,0,0]]},"usage_limit":10}})";
-
 // By default a solve proven infeasible searches on for the least-violating
 // answer; with end_when_proven_infeasible it ends before its first round.
 TEST(Solver, EndsWhenProvenInfeasibleOnlyWhenAsked) {
-  Problem p;
-  ASSERT_TRUE(load_problem_from_buffer(kForbiddenAtTheLeastPeak, "inline", &p).ok);
+  const Problem p = test_support::forbidden_at_the_least_peak();
   SolveOptions o = rounds(3);
   {
     SolveSession session(p, o);

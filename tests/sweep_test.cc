@@ -9,7 +9,6 @@
 #include <chrono>
 #include <set>
 
-#include "load_json.h"
 #include "random_instance.h"
 #include "sweep.h"
 #include "test_data.h"
@@ -184,7 +183,7 @@ TEST(SweepSplit, SplitsTheLargestFallTimesWidth) {
 // the largest fall known, so a narrow one next to the least peak no longer
 // takes every point (K: the least peak 429.4M proven infeasible, the file's
 // limit 472.1M, the free plan's peak 6,376M; the sweep placed six of its
-// nine points below the file's limit and none above it).
+// nine points between the least peak and the file's limit, none above it).
 TEST(SweepSplit, AStretchWithoutAPlanCountsTheLargestFallKnown) {
   const std::vector<SweepPoint> k = {at(429430072, false, 0), at(472141920, true, 2233581322),
                                      at(6376379148, true, 610951352)};
@@ -210,10 +209,7 @@ TEST(SweepSplit, AStretchWithoutAPlanCountsTheLargestFallKnown) {
 // least usages are a forbidden pair) gets no search: the least-usage plan,
 // marked proven infeasible, and the next point is still solved.
 TEST(Sweep, APointProvenInfeasibleShowsTheLeastUsagePlan) {
-  Problem p;
-  ASSERT_TRUE(load_problem_from_buffer(
-      R"({"problem":{"nodes":{"intervals":[[0,2],[0,2]],"costs":[[1,0],[1,0]],"usages":[[5,9],[5,9]]},
-          "edges":{"nodes":[[0,1]],"costs":[[1000000000000000000,0,0,0]]},"usage_limit":10}})", "inline", &p).ok);
+  const Problem p = test_support::forbidden_at_the_least_peak();
   SweepOptions o;
   o.solve = test_support::rounds(3, 1, 1);
   o.limits = {10, 14};

@@ -20,6 +20,20 @@ inline Problem load(const std::string& name) {
   return p;
 }
 
+// Two nodes alive together, each with a least usage of 5 and a cheaper usage
+// of 9, at limit 10: at the least peak (10) both must take their least
+// usage, a pair the edge forbids, so the reductions empty a domain; at 14
+// the optimum costs 1.
+inline Problem forbidden_at_the_least_peak() {
+  Problem p;
+  const Status st = load_problem_from_buffer(
+      R"({"problem":{"nodes":{"intervals":[[0,2],[0,2]],"costs":[[1,0],[1,0]],"usages":[[5,9],[5,9]]},
+          "edges":{"nodes":[[0,1]],"costs":[[1000000000000000000,0,0,0]]},"usage_limit":10}})",
+      "forbidden_at_the_least_peak", &p);
+  EXPECT_TRUE(st.ok) << st.message;
+  return p;
+}
+
 // Loads `bytes` through a ProblemLoader in pieces of `piece` bytes (the last
 // may be shorter), as a file read in blocks or chunks from JavaScript arrive.
 inline Status load_in_pieces(const std::string& bytes, size_t piece, const std::string& source, Problem* p) {
