@@ -65,8 +65,10 @@ struct SweepResult {
 
 // Where the curve is least known, given the points so far (by limit): the
 // stretch between two neighbours with the largest fall in cost times its
-// width in log(limit), split at its geometric middle. None when no stretch
-// has room for another limit. The sweep's own choice of its next point.
+// width in log(limit), split at its geometric middle; a stretch whose
+// smaller end has no plan counts the largest fall known. None when no
+// stretch has room for another limit. The sweep's own choice of its next
+// point.
 std::optional<int64_t> split_limit(const std::vector<SweepPoint>& pts);
 
 // Sweeps within options.solve.time_limit_seconds (a session run to the end).
