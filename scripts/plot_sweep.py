@@ -133,8 +133,11 @@ def plot(sweep, title):
     def path(line):
         return " ".join(f"{'M' if i == 0 else 'L'}{X(x):.1f},{Y(y):.1f}" for i, (x, y) in enumerate(line))
 
-    if upper and lower:
-        band = path(upper) + " " + " ".join(f"L{X(x):.1f},{Y(y):.1f}" for x, y in reversed(lower)) + " Z"
+    # Left of the first feasible point no cost is known: the bound's step
+    # there is drawn, but the band starts at that point.
+    band_lower = [(x, y) for x, y in lower if upper and x >= upper[0][0]]
+    if upper and band_lower:
+        band = path(upper) + " " + " ".join(f"L{X(x):.1f},{Y(y):.1f}" for x, y in reversed(band_lower)) + " Z"
         out.append(f'<path d="{band}" fill="{COST}" fill-opacity="0.12" stroke="none"/>')
     if lower:
         out.append(f'<path d="{path(lower)}" fill="none" stroke="{BOUND}" stroke-width="1.75" stroke-dasharray="5 4"/>')

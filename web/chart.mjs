@@ -585,23 +585,11 @@ export class CurveChart extends CanvasChart {
     const costColor = css(host, '--series-cost', '#4f46e5');
     const boundColor = css(host, '--series-bound', '#0d9488');
     const xEnd = 10 ** lx1;
-    const upper = [];  // [x, y] of the cost step function
-    const lower = [];
-    let prevX = null;
-    for (let k = 0; k < pts.length; ++k) {
-      const p = pts[k];
-      const next = k + 1 < pts.length ? pts[k + 1].x : xEnd;
-      if (p.feasible) { upper.push([p.x, p.cost], [next, p.cost]); }
-      if (p.bound !== null && p.feasible) {
-        const from = prevX === null ? p.x : prevX;
-        lower.push([from, p.bound], [p.x, p.bound]);
-      }
-      prevX = p.x;
-    }
-    if (upper.length && lower.length) {
+    const { upper, lower, bandLower } = sweepSteps(pts, xEnd);
+    if (upper.length && bandLower.length) {
       const band = new Path2D();
       upper.forEach(([x, y], i) => (i ? band.lineTo(X(x), Y(y)) : band.moveTo(X(x), Y(y))));
-      for (let i = lower.length - 1; i >= 0; --i) band.lineTo(X(lower[i][0]), Y(lower[i][1]));
+      for (let i = bandLower.length - 1; i >= 0; --i) band.lineTo(X(bandLower[i][0]), Y(bandLower[i][1]));
       band.closePath();
       ctx.fillStyle = withAlpha(costColor, 0.12);
       ctx.fill(band);
@@ -678,6 +666,30 @@ export class CurveChart extends CanvasChart {
 }
 
 // 1, 2 and 5 times the powers of ten between 10^l0 and 10^l1.
+/**
+ * The sweep chart's step functions, as [x, y] vertices: the cost steps right
+ * from each feasible point (its plan fits every larger limit, up to the next
+ * point, the last up to `xEnd`), the bound steps left to each feasible point
+ * (it holds at every smaller limit, down to the point before). The shaded
+ * band between them starts at the first feasible point: left of it no cost
+ * is known, so `bandLower` is `lower` without what lies left of it.
+ * pts: [{ x, cost, bound, feasible }] by x increasing (bound may be null).
+ */
+export function sweepSteps(pts, xEnd) {
+  const upper = [];
+  const lower = [];
+  let prevX = null;
+  for (let k = 0; k < pts.length; ++k) {
+    const p = pts[k];
+    const next = k + 1 < pts.length ? pts[k + 1].x : xEnd;
+    if (p.feasible) upper.push([p.x, p.cost], [next, p.cost]);
+    if (p.bound !== null && p.feasible) lower.push([prevX === null ? p.x : prevX, p.bound], [p.x, p.bound]);
+    prevX = p.x;
+  }
+  const bandLower = upper.length ? lower.filter(([x]) => x >= upper[0][0]) : [];
+  return { upper, lower, bandLower };
+}
+
 function logTicks(l0, l1) {
   const ticks = [];
   for (let e = Math.floor(l0); e <= Math.ceil(l1); ++e) {
