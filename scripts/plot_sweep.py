@@ -135,7 +135,7 @@ def plot(sweep, title):
 
     # Left of the first feasible point no cost is known: the bound's step
     # there is drawn, but the band starts at that point.
-    band_lower = [(x, y) for x, y in lower if upper and x >= upper[0][0]]
+    band_lower = [(x, y) for x, y in lower if x >= upper[0][0]] if upper else []
     if upper and band_lower:
         band = path(upper) + " " + " ".join(f"L{X(x):.1f},{Y(y):.1f}" for x, y in reversed(band_lower)) + " Z"
         out.append(f'<path d="{band}" fill="{COST}" fill-opacity="0.12" stroke="none"/>')

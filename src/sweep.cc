@@ -74,16 +74,17 @@ std::optional<int64_t> split_limit(const std::vector<SweepPoint>& pts) {
   // A stretch whose smaller end has no plan has no known fall: it is given
   // the largest one known, so that finding where plans start to fit competes
   // with the rest of the curve by width instead of taking every point.
+  auto fall_after = [&](size_t k) { return std::max(0.0, double(pts[k].cost - pts[k + 1].cost)); };
   double largest_fall = 0;
   for (size_t k = 0; k + 1 < pts.size(); ++k)
-    if (pts[k].feasible) largest_fall = std::max(largest_fall, double(pts[k].cost - pts[k + 1].cost));
+    if (pts[k].feasible) largest_fall = std::max(largest_fall, fall_after(k));
   int best = -1;
   double best_score = -1;
   for (size_t k = 0; k + 1 < pts.size(); ++k) {
     const int64_t a = pts[k].limit, b = pts[k + 1].limit;
     if (b - a < 2) continue;
     const double width = std::log(double(b) / double(std::max<int64_t>(a, 1)));
-    const double fall = pts[k].feasible ? std::max(0.0, double(pts[k].cost - pts[k + 1].cost)) : largest_fall;
+    const double fall = pts[k].feasible ? fall_after(k) : largest_fall;
     // No fall anywhere: the widest stretch.
     const double score = fall * width + width * 1e-300;
     if (score > best_score) {
@@ -245,11 +246,12 @@ struct SweepSession::State {
     if (!r.status.ok) return fail(r.status);
     if (!solving_free) {
       SweepPoint pt;
-      pt.limit = solving_limit;
-      fill(problem, r, &pt);
-      if (r.proven_infeasible() && r.assignment.empty()) {
+      if (r.proven_infeasible() && r.assignment.empty()) {  // ended before any answer
         pt = infeasible_point(solving_limit);
         pt.seconds = r.elapsed_seconds;
+      } else {
+        pt.limit = solving_limit;
+        fill(problem, r, &pt);
       }
       add(std::move(pt));
       return;

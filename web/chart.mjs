@@ -665,7 +665,6 @@ export class CurveChart extends CanvasChart {
   }
 }
 
-// 1, 2 and 5 times the powers of ten between 10^l0 and 10^l1.
 /**
  * The sweep chart's step functions, as [x, y] vertices: the cost steps right
  * from each feasible point (its plan fits every larger limit, up to the next
@@ -690,6 +689,7 @@ export function sweepSteps(pts, xEnd) {
   return { upper, lower, bandLower };
 }
 
+// 1, 2 and 5 times the powers of ten between 10^l0 and 10^l1.
 function logTicks(l0, l1) {
   const ticks = [];
   for (let e = Math.floor(l0); e <= Math.ceil(l1); ++e) {
