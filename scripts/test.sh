@@ -37,12 +37,12 @@ if [ "$SANITIZERS" != 0 ]; then
   cmake -S . -B build-tsan -DIOPDDL_TSAN=ON "${SAN_FLAGS[@]}" >/dev/null
   cmake --build build-tsan -j2
   # The threaded runs: the loader's gzip pipeline, two proof searches on one tree (alone and in a solve), the solver suite (less the single-threaded
-  # determinism test, slow under TSan, and the rounds-per-second check, which
-  # TSan's slowdown fails) and the CLI solving the bundled instances.
+  # determinism test and lockstep's on V, slow under TSan, and the rounds-per-second check, which
+  # TSan's slowdown fails), lockstep's meetings and the CLI solving the bundled instances.
   stage "multi-threaded solver tests under TSan"
   ctest --test-dir build-tsan --output-on-failure -j2 --no-tests=error \
-    -R '^(Solver\.|Restarts\.|SolveSession\.|ProofSearch\.(SharedTreeInTwoThreads|ProvesGOptimalWithBoth)|Cli\.Solves|Cli\.QuietPrints|Loader\.GzipFile)' \
-    -E '^Solver\.(DeterministicWithOneThreadAndFixedSeed|FeasibleWithinDeadlineOnRealInstanceWithThreads)$'
+    -R '^(Solver\.|Restarts\.|SolveSession\.|Lockstep\.|ProofSearch\.(SharedTreeInTwoThreads|ProvesGOptimalWithBoth)|Cli\.Solves|Cli\.QuietPrints|Loader\.GzipFile)' \
+    -E '^Solver\.(DeterministicWithOneThreadAndFixedSeed|FeasibleWithinDeadlineOnRealInstanceWithThreads|TwoThreadsUnderARoundBudgetRepeatThemselvesOnV)$'
 fi
 
 if [ "$FUZZ_SECONDS" != 0 ]; then

@@ -1,5 +1,7 @@
 #include "incumbent.h"
 
+#include <cmath>
+
 namespace iopddl {
 namespace {
 
@@ -22,11 +24,23 @@ bool better(const UsageLimit& limit, const Evaluation& a, const Evaluation& b) {
 bool Incumbent::offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit) {
   // Cheap filter before the exact evaluation: a feasible incumbent is only
   // beaten by a cheaper candidate within the limit.
-  if (has_.load() && feasible_.load() && (!within_limit || approx_cost >= approx_.load())) return false;
+  // Ordering ties, a candidate whose cost may equal the best's is evaluated
+  // too (an approximate cost can be a little above the exact one).
+  if (has_.load() && feasible_.load()) {
+    const double best = approx_.load();
+    if (!within_limit || (order_ties_ ? approx_cost > best + 1e-9 * std::abs(best) + 1 : approx_cost >= best))
+      return false;
+  }
   Evaluation ev = evaluate(p_, a, limit_);
   if (!ev.status.ok) return false;
   std::lock_guard<std::mutex> lock(mu_);
-  if (has_.load() && !better(limit_, ev, eval_)) return false;
+  if (has_.load() && !better(limit_, ev, eval_)) {
+    if (order_ties_ && !better(limit_, eval_, ev) && a < best_) {
+      best_ = a;
+      eval_ = std::move(ev);
+    }
+    return false;
+  }
   best_ = a;
   eval_ = std::move(ev);
   approx_.store(double(eval_.total_cost));

@@ -22,6 +22,11 @@ class Incumbent {
   // false when there is none yet.
   bool summary(bool* feasible, Int128* cost) const;
   double approx_cost() const { return approx_.load(); }
+  // From now on an offer that ranks equal to the best replaces it when its
+  // assignment is lexicographically smaller (not counted an improvement), so
+  // that the best of a set of offers does not depend on their order
+  // (lockstep.h).
+  void order_ties() { order_ties_ = true; }
   bool feasible() const { return feasible_.load(); }
 
  private:
@@ -32,6 +37,7 @@ class Incumbent {
   Evaluation eval_;
   std::atomic<bool> has_{false}, feasible_{false};
   std::atomic<double> approx_{0};
+  bool order_ties_ = false;
 };
 
 }  // namespace iopddl

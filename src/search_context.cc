@@ -28,7 +28,67 @@ Progress SearchContext::progress(ProgressEvent event) const {
 void SearchContext::stop_if_proven() {
   bool feasible = false;
   Int128 cost = 0;
-  if (has_lower_bound && incumbent->summary(&feasible, &cost) && feasible && cost <= lower_bound) done.store(true);
+  if (!(has_lower_bound && incumbent->summary(&feasible, &cost) && feasible && cost <= lower_bound)) return;
+  // In lockstep the threads stop together, at the round's meeting: the
+  // incumbent then holds every answer of the round, whoever offered first.
+  (lockstep.on() ? proven : done).store(true);
+}
+
+void SearchContext::keep_step(int n) {
+  lockstep.init(n, [this](Role r, bool may_take) { return grant_role(r, may_take); },
+                [this] { settle_meeting(); });
+  incumbent->order_ties();
+}
+
+void SearchContext::settle_meeting() {
+  Lockstep& ls = lockstep;
+  ls.incumbent_known = incumbent->summary(&ls.incumbent_feasible, &ls.incumbent_cost);
+  ls.slice_over = std::chrono::steady_clock::now() >= counted_slice_end;
+  if (proven.load()) done.store(true);
+}
+
+int SearchContext::grant_role(Role role, bool may_take) {
+  bool expected = false;
+  switch (role) {
+    case Role::kLagrangian:
+      return lagrangian_claimed_.compare_exchange_strong(expected, true) ? 0 : kRoleRefused;
+    case Role::kProof:
+      return may_take && proof_claimed_.compare_exchange_strong(expected, true) ? 0 : kRoleRefused;
+    case Role::kRounding: {
+      if (!may_take) return kRoleRefused;
+      const int slot = rounding_slots_.fetch_add(1);
+      return slot < roundings() ? slot : kRoleRefused;
+    }
+  }
+  return kRoleRefused;
+}
+
+int SearchContext::claim_role(Role role, int tid, bool may_take) {
+  return lockstep.on() ? lockstep.claim(role, tid, may_take) : grant_role(role, may_take);
+}
+
+void SearchContext::publish_rounding(int tid, const std::vector<int32_t>& a) {
+  if (lockstep.on()) return lockstep.post_rounding(tid, a);
+  std::lock_guard<std::mutex> lk(rounding_mu_);
+  latest_rounding_ = a;
+  ++rounding_version_;
+}
+
+bool SearchContext::latest_rounding(std::vector<int32_t>* a, int64_t* version) {
+  if (lockstep.on()) return lockstep.latest_rounding(a, version);
+  std::lock_guard<std::mutex> lk(rounding_mu_);
+  if (rounding_version_ == *version) return false;
+  *a = latest_rounding_;
+  *version = rounding_version_;
+  return true;
+}
+
+bool SearchContext::incumbent_summary(bool* feasible, Int128* cost) const {
+  if (!lockstep.on()) return incumbent->summary(feasible, cost);
+  if (!lockstep.incumbent_known) return false;
+  *feasible = lockstep.incumbent_feasible;
+  *cost = lockstep.incumbent_cost;
+  return true;
 }
 
 bool SearchContext::offer(const std::vector<int32_t>& a, double approx_cost, bool within_limit) {
@@ -67,6 +127,8 @@ void SearchContext::offer_epoch(int e, const std::vector<int32_t>& a, double cos
 }
 
 bool SearchContext::adopt_epoch(int e, std::vector<int32_t>* a, double* cost) {
+  // In lockstep there is one epoch, and its best is the last meeting's.
+  if (lockstep.on()) return lockstep.adopt(a, cost);
   std::lock_guard<std::mutex> lock(epoch_mu_);
   if (e != epoch.load() || epoch_best_cost_ >= *cost - 1e-9) return false;
   *a = epoch_best_;

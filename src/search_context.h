@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "incumbent.h"
+#include "lockstep.h"
 #include "proof_search.h"
 #include "search_model.h"
 #include "stall_clock.h"
@@ -34,31 +35,33 @@ struct SearchContext {
   // answer does not depend on how the solve is sliced.
   std::chrono::steady_clock::time_point counted_slice_end = std::chrono::steady_clock::time_point::max();
   std::atomic<bool> done{false};    // nothing left to search for (proven optimal)
+  std::atomic<bool> proven{false};  // in lockstep: done from the next meeting on
   std::atomic<bool> paused{false};  // a session's slice is over (solve.cc)
   int threads = 1;
-  // Roles, taken by the first threads to run the step: the Lagrangian
-  // bounds (step_elimination.cc) and, on problems too large for several
-  // proof searches, the proof search (step_proof.cc), one thread each.
-  std::atomic<bool> lagrangian_claimed{false}, proof_claimed{false};
-  std::atomic<int> rounding_slots{0};  // roundings taken (step_rounding.cc)
+  // Under a round budget with several threads the threads keep step
+  // (lockstep.h): every exchange below goes through the rounds' meetings.
+  Lockstep lockstep;
+  // Sets lockstep up for `threads` threads (solve.cc, under a round budget).
+  void keep_step(int threads);
+  // Roles, taken by the first threads to run the step (in lockstep: by the
+  // lowest of those that ask in one round): the Lagrangian bounds
+  // (step_elimination.cc), a rounding (step_rounding.cc) and, on problems
+  // too large for several proof searches, the proof search (step_proof.cc).
+  // A thread takes a rounding or the proof search only when `may_take`
+  // (thread_state.h). The role's slot (>= 0: a rounding's variant, else
+  // 0), kRoleRefused or kRolePending (lockstep.h).
+  int claim_role(Role role, int tid, bool may_take);
   // How many threads hold a rounding: rounding_threads of them, at least one.
   int roundings() const;
   // The latest raw answer of any rounding, for the part windows of the
   // threads that hold no role (part_partner): with many threads few hold a
   // rounding, and its answers are as good a partner for every thread's best.
-  void publish_rounding(const std::vector<int32_t>& a) {
-    std::lock_guard<std::mutex> lk(rounding_mu_);
-    latest_rounding_ = a;
-    ++rounding_version_;
-  }
+  void publish_rounding(int tid, const std::vector<int32_t>& a);
   // Copies the latest rounding answer into *a if it is newer than *version.
-  bool latest_rounding(std::vector<int32_t>* a, int64_t* version) {
-    std::lock_guard<std::mutex> lk(rounding_mu_);
-    if (rounding_version_ == *version) return false;
-    *a = latest_rounding_;
-    *version = rounding_version_;
-    return true;
-  }
+  bool latest_rounding(std::vector<int32_t>* a, int64_t* version);
+  // The incumbent's feasibility and cost (in lockstep: at the last meeting);
+  // false when there is none.
+  bool incumbent_summary(bool* feasible, Int128* cost) const;
 
   SharedCounters counters{};  // stats.h
   void count(Counter c, int64_t n = 1) { counters[int(c)].fetch_add(n, std::memory_order_relaxed); }
@@ -156,6 +159,10 @@ struct SearchContext {
 
  private:
   Progress progress(ProgressEvent event) const;
+  std::atomic<bool> lagrangian_claimed_{false}, proof_claimed_{false};
+  std::atomic<int> rounding_slots_{0};  // roundings taken
+  int grant_role(Role role, bool may_take);  // a claim decided now
+  void settle_meeting();  // lockstep's meetings: the incumbent, the slice, the proof
   std::mutex rounding_mu_;
   std::vector<int32_t> latest_rounding_;
   int64_t rounding_version_ = 0;

@@ -118,6 +118,9 @@ SolveSession::SolveSession(const Problem& problem, const SolveOptions& options)
   threads = std::max(1, std::min(threads, kMaxThreads));
   result.stats.threads = threads;
   ctx.threads = threads;
+  // Under a round budget the threads keep step, so that the answer does not
+  // depend on their timing (lockstep.h).
+  if (options.max_rounds > 0 && threads > 1) ctx.keep_step(threads);
   for (int t = 0; t < threads; ++t) s.threads.emplace_back(new SearchThread(&ctx, t));
   s.finished = s.rs.wiped_out && options.end_when_proven_infeasible;
   ctx.report(ProgressEvent::kStart);

@@ -47,7 +47,9 @@ struct SolveOptions {
   int threads = 0;               // 0: all hardware threads
   uint64_t seed = 1;
   // Stop after this many search rounds per thread (0: only the time limit). With
-  // one thread and a fixed seed, a round budget gives the same answer every run.
+  // a fixed seed, a round budget gives the same answer every run, with any
+  // number of threads (they keep step: lockstep.h), unless the time limit
+  // ends the solve first.
   int64_t max_rounds = 0;
   const std::atomic<bool>* stop = nullptr;  // set to true to stop early
   // Called (serialised, from solver threads) on every improvement and bound,

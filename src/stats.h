@@ -20,7 +20,9 @@ namespace iopddl {
   X(windows, "windows", "windows", "neighbourhood moves tried (windows re-solved, ejections)")             \
   X(local_moves, "localMoves", "local moves", "accepted single-node and group moves")                      \
   X(repairs, "repairs", "repairs", "memory repairs run")                                                   \
-  X(improvements, "improvements", "improvements", "new incumbents")
+  X(improvements, "improvements", "improvements", "new incumbents")                                        \
+  X(meeting_wait_ms, "meetingWaitMs", "ms waited at meetings",                                            \
+    "in lockstep (a round budget, several threads): the time threads waited for each other at the rounds' meetings, all threads")
 
 // Facts of the model the search ran on, set once: X(field, JSON name, what).
 #define IOPDDL_MODEL_FACTS(X)                                                                            \

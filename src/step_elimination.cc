@@ -29,10 +29,15 @@ class EliminationStep : public SearchStep {
     if (!inited_) {
       inited_ = true;
       mp_.init(t.m);
+      lagrangian_asked_ = !t.relax.needed();
+    }
+    if (!lagrangian_asked_) {
       // One thread keeps the Lagrangian bounds (lagrangian_bound.h): two
-      // would climb the same dual.
-      bool expected = false;
-      lagrangian_ = t.relax.needed() && t.ctx->lagrangian_claimed.compare_exchange_strong(expected, true);
+      // would climb the same dual. In lockstep the claim is decided at the
+      // round's end; the step runs without them until then.
+      const int claim = t.ctx->claim_role(Role::kLagrangian, t.tid, true);
+      lagrangian_asked_ = claim != kRolePending;
+      lagrangian_ = claim >= 0;
       if (lagrangian_) {
         lag_answers_.init(t.m, LagrangianBound::Source::kSearchAnswers, t.ctx->contraction);
         lag_own_.init(t.m, LagrangianBound::Source::kOwnRounding, t.ctx->contraction);
@@ -98,7 +103,7 @@ class EliminationStep : public SearchStep {
   Roulette<kRules> rules_;
   // The Lagrangian bounds, their multipliers moved by the search's answers
   // and by their own rounding.
-  bool lagrangian_ = false;
+  bool lagrangian_ = false, lagrangian_asked_ = false;
   LagrangianBound lag_answers_, lag_own_;
   Rng lag_rng_{0x5DEECE66DULL};  // lag_own_'s steps, apart from the search's stream
   int64_t own_calls_ = 0;

@@ -6,8 +6,8 @@
 // Who runs it: on a problem small enough for a proof to be in reach
 // (proof_helpers_max_strategies), every thread joins the one tree, and its
 // floor grows as the incumbent stalls: the answer is often optimal by then
-// and only the proof is left to do. The thread that set the tree up keeps a
-// base share from the start. On larger problems one thread holds it and it
+// and only the proof is left to do (not in lockstep: lockstep.h). The thread
+// that set the tree up keeps a base share from the start. On larger problems one thread holds it and it
 // gets the time its root bound's roundings earn, like any other step.
 #include <algorithm>
 
@@ -51,11 +51,14 @@ class ProofStep : public SearchStep {
 
   bool run(ThreadState& t, const std::function<bool()>& more) override {
     if (!joined_) {
+      const int claim = t.ctx->claim_role(Role::kProof, t.tid, t.may_take_role());
+      if (claim == kRolePending) return true;  // decided at the round's end
       joined_ = true;
-      bool expected = false;
-      owner_ = t.may_take_role() && t.ctx->proof_claimed.compare_exchange_strong(expected, true);
+      owner_ = claim >= 0;
       t.holds_proof = owner_;
-      if (!owner_ && !in_reach_) {
+      // In lockstep no thread joins another's tree: which thread explores
+      // which subtree would follow their timing.
+      if (!owner_ && (!in_reach_ || t.ctx->lockstep.on())) {
         refused_ = true;
         return true;
       }
@@ -97,7 +100,7 @@ class ProofStep : public SearchStep {
 
   static bool upper(ThreadState& t, Int128* cost) {
     bool feasible = false;
-    return t.ctx->incumbent->summary(&feasible, cost) && feasible;
+    return t.ctx->incumbent_summary(&feasible, cost) && feasible;
   }
 };
 

@@ -42,8 +42,9 @@ class RoundingStep : public SearchStep {
       // windows earn more every extra rounding is a thread lost to them. The
       // first to get here hold it, unless they hold the proof search already
       // (thread_state.h).
-      const int slot = t.may_take_role() ? t.ctx->rounding_slots.fetch_add(1) : INT32_MAX;
-      if (slot >= t.ctx->roundings()) {
+      const int slot = t.ctx->claim_role(Role::kRounding, t.tid, t.may_take_role());
+      if (slot == kRolePending) return true;  // decided at the round's end
+      if (slot < 0) {
         refused_ = true;
         return true;
       }
@@ -63,7 +64,7 @@ class RoundingStep : public SearchStep {
     // their difference.
     t.cross_answer_with_best(rounded_);
     t.partner = rounded_;
-    if (t.ctx->threads > 1 && t.prm.part_partner > 0) t.ctx->publish_rounding(rounded_);
+    if (t.ctx->threads > 1 && t.prm.part_partner > 0) t.ctx->publish_rounding(t.tid, rounded_);
     if (t.prm.rounding_refresh > 0 && !t.counted()) refresh_if_stalled(t);
     if (++calls_ % t.prm.rounding_bound_every == 0) {
       double mag = 0;

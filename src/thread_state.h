@@ -29,8 +29,8 @@ struct ThreadState {
   Rng rng;
   const std::function<bool()> stop;
   // > 0: a round budget. Steps then do a fixed amount of work per run and the
-  // schedule counts runs instead of seconds, so that one thread and one seed
-  // give one answer.
+  // schedule counts runs instead of seconds, and several threads keep step
+  // (lockstep.h), so that one seed gives one answer.
   const int64_t max_rounds;
   bool counted() const { return max_rounds > 0; }
 

@@ -33,19 +33,30 @@ class Worker {
     bool more = true;
     if (!started_) started_ = start();  // stopped before its first answer: again next time
     const int64_t rounds_before = rounds_;
-    while (started_ && !t_.ctx->should_stop()) {
+    Lockstep& lockstep = t_.ctx->lockstep;
+    bool paused = false;  // in lockstep: every thread ends the slice at the same meeting
+    // The budget and the slice's end first: in lockstep a thread that wakes
+    // from the meeting after thread 0 has ended the slice finds the context
+    // paused, and must not take that for a stop of its own.
+    while (started_) {
       if (t_.counted() && rounds_ >= t_.max_rounds) {
         more = false;
         break;
       }
       if (t_.counted() && rounds_ > rounds_before &&
-          std::chrono::steady_clock::now() >= t_.ctx->counted_slice_end)
+          (lockstep.on() ? lockstep.slice_over
+                         : std::chrono::steady_clock::now() >= t_.ctx->counted_slice_end)) {
+        paused = true;
         break;
+      }
+      if (t_.ctx->should_stop()) break;
       ++rounds_;
       t_.ctx->count(Counter::rounds);
-      if (!run_step()) break;
-      end_of_round();
+      if (!run_step() || !end_of_round()) break;
     }
+    // Stopped on its own (the time limit, the stop flag): the others no
+    // longer wait for it.
+    if (lockstep.on() && more && !paused) lockstep.leave(t_.tid);
     t_.ctx->add_counts(&t_.counts);
     return more;
   }
@@ -59,6 +70,7 @@ class Worker {
   std::vector<FloorKind> kind_;
   double slice_ = -1;  // a sliced step's run: the mean time of an atomic step (-1: none yet)
   int64_t rounds_ = 0;
+  int64_t waited_us_ = 0, waited_ms_counted_ = 0;  // at lockstep's meetings
   double sched_t0_ = 0;  // the epoch's start: the scheduler's clock runs from it
   bool inited_ = false, started_ = false;
   // meet(): where this thread last met the others (its moves since are its
@@ -167,18 +179,33 @@ class Worker {
   // took to reach its best, so a search that keeps finding improvements is
   // never cut off. With a round budget there are no restarts (they follow
   // the clock). Otherwise adopt the epoch's best when another thread is ahead.
-  void end_of_round() {
+  // In lockstep (a round budget, several threads) the threads meet at the
+  // end of every round, and this thread takes what the others had there
+  // (lockstep.h). False if stopped while waiting.
+  bool end_of_round() {
     SearchContext* ctx = t_.ctx;
     if (!t_.counted() && t_.prm.restarts && ctx->next_epoch_due()) {
       ++at(t_.counts, Mechanism::kRestart).tried;
       ctx->report(ProgressEvent::kRestart);
     }
     ctx->add_counts(&t_.counts);
+    if (ctx->lockstep.on() && !keep_step()) return false;
     if (ctx->epoch.load() != t_.epoch) {
       restart();
     } else {
       meet();
     }
+    return true;
+  }
+
+  // The round's meeting (lockstep.h), its wait counted. False if stopped.
+  bool keep_step() {
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool met = t_.ctx->lockstep.meet(t_.tid, t_.best, t_.best_cost, t_.stop);
+    waited_us_ += std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
+    t_.ctx->count(Counter::meeting_wait_ms, waited_us_ / 1000 - waited_ms_counted_);
+    waited_ms_counted_ = waited_us_ / 1000;
+    return met;
   }
 
   // When another thread's best in this epoch is ahead, this thread takes it,

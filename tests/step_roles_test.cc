@@ -150,12 +150,12 @@ TEST(PartPartner, AThreadWithoutARoleTakesTheRoundingsLatestAnswer) {
     EXPECT_EQ(other.partner, shared ? r.t->partner : std::vector<int32_t>{}) << shared;
     // A later rounding's answer is taken at the step's next run.
     const std::vector<int32_t> later = {1, 0, 1, 0};
-    r.ctx.publish_rounding(later);
+    r.ctx.publish_rounding(1, later);
     ASSERT_TRUE(lns->run(other, [] { return false; }));
     EXPECT_EQ(other.partner, shared ? later : std::vector<int32_t>{}) << shared;
     // The thread that holds the proof search's tree gives its time to the proof.
     other.holds_proof = true;
-    r.ctx.publish_rounding(r.t->partner);
+    r.ctx.publish_rounding(1, r.t->partner);
     ASSERT_TRUE(lns->run(other, [] { return false; }));
     EXPECT_TRUE(other.partner.empty()) << shared;
   }
@@ -191,7 +191,7 @@ TEST(EliminationPartner, TheProofsThreadTakesItsOwnEliminationsAnswer) {
         const bool takes = proof && (own == 2 || (own == 1 && !reach));
         ASSERT_EQ(t.partner.size(), takes ? size_t(r.m.n) : 0u) << own << reach << proof;
         const std::vector<int32_t> answer = t.partner;
-        r.ctx.publish_rounding({1, 0, 1, 0});
+        r.ctx.publish_rounding(1, {1, 0, 1, 0});
         std::unique_ptr<SearchStep> lns = make_neighbourhood_step();
         ASSERT_TRUE(lns->available(t));
         ASSERT_TRUE(lns->run(t, [] { return false; }));

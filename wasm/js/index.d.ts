@@ -267,6 +267,8 @@ export interface SolveStats {
   localMoves: number;
   repairs: number;
   improvements: number;
+  /** With a round budget and several threads the threads keep step: the milliseconds they waited for each other at the rounds' meetings, all threads (0 otherwise). */
+  meetingWaitMs: number;
   /** Strategies before and removed by the exact reductions; nodes left with one. */
   strategiesTotal: number;
   strategiesRemoved: number;
