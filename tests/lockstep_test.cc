@@ -178,22 +178,6 @@ TEST(Solver, TwoThreadsUnderARoundBudgetRepeatThemselvesOnV) {
   EXPECT_TRUE(again.evaluation.total_cost == first.evaluation.total_cost);
 }
 
-// In lockstep a slice ends at a meeting, for every thread at the same one, so
-// a session in slices far shorter than a round gives solve()'s answer.
-TEST(SolveSession, SlicedWithThreadsUnderARoundBudgetIsSolve) {
-  Problem p = load("asplos-2025-iopddl-G.json.gz");
-  const SolveOptions o = rounds(12, 2, 5);
-  const SolveResult whole = solve(p, o);
-  SolveSession s(p, o);
-  int slices = 1;
-  while (s.run(1e-5) && slices < 1000) ++slices;
-  ASSERT_TRUE(s.finished());
-  EXPECT_GE(slices, 3);
-  const SolveResult r = s.result();
-  EXPECT_EQ(r.assignment, whole.assignment);
-  EXPECT_EQ(r.stats.rounds, whole.stats.rounds);
-}
-
 // The time limit still ends a solve whose round budget is far away: the
 // threads stop where they are, and none waits for the others for ever (the
 // proof search off: it proves G optimal within a second).
